@@ -1,0 +1,29 @@
+# Two entry points: `make play` (the main job) and `make test` (exactly what CI runs).
+# Each creates a local virtual environment in .venv on first use.
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+
+.PHONY: play test lint bench clean
+
+$(BIN)/.installed: pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -e '.[dev,cli,tui]'
+	touch $@
+
+play: $(BIN)/.installed
+	$(BIN)/feltro play
+
+lint: $(BIN)/.installed
+	$(BIN)/ruff check src tests benchmarks
+	$(BIN)/mypy --strict
+
+test: lint
+	$(BIN)/pytest -q
+
+bench: $(BIN)/.installed
+	$(BIN)/python benchmarks/run.py
+
+clean:
+	rm -rf $(VENV) .mypy_cache .ruff_cache .pytest_cache

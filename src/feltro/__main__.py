@@ -1,0 +1,3 @@
+from feltro.cli import main
+
+main()

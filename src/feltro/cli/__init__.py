@@ -1,0 +1,33 @@
+"""The ``feltro`` command line (Typer + Rich).
+
+Each command lives in its own module under :mod:`feltro.cli` and registers itself through a
+``register(app)`` function; heavy imports (numpy, the TUI, the server) happen inside the command
+that needs them, so ``feltro --help`` stays instant.
+"""
+
+from __future__ import annotations
+
+import importlib
+
+import typer
+
+app = typer.Typer(
+    name="feltro",
+    help="No-Limit Texas Hold'em for home games.",
+    no_args_is_help=True,
+    add_completion=False,
+    rich_markup_mode="rich",
+)
+
+# One module per command family; each defines ``register(app: typer.Typer) -> None``.
+_COMMAND_MODULES: tuple[str, ...] = (
+    "evaluate",
+)
+
+for _name in _COMMAND_MODULES:
+    importlib.import_module(f"feltro.cli.{_name}").register(app)
+
+
+def main() -> None:
+    """Entry point of the ``feltro`` console script."""
+    app()
