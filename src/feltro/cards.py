@@ -14,13 +14,15 @@ and compare at C speed, and the 52 instances are shared.
 
 from __future__ import annotations
 
-import random
 import re
 from collections.abc import Iterable, Iterator, Sequence
 from enum import IntEnum
-from typing import TypeAlias, overload
+from typing import TYPE_CHECKING, TypeAlias, overload
 
 from feltro.errors import CardError, ParseError
+
+if TYPE_CHECKING:
+    import random
 
 __all__ = [
     "Card",
@@ -259,6 +261,8 @@ class Deck(Sequence[Card]):
         Use ``random.Random(seed)`` for reproducible deals and ``random.SystemRandom()`` for
         real play.
         """
+        import random  # here, not at import time: `import feltro` stays fast
+
         if not isinstance(rng, random.Random):
             raise TypeError("Deck.shuffled needs a random.Random instance, not the global RNG")
         cards = list(_CARDS)
