@@ -1,0 +1,308 @@
+"""The end of a hand: show order (P8), shows and mucks (D11), who wins each pot (P1, P2,
+P7), and the result.
+
+:class:`ShowdownMixin` holds the hand's showdown methods (:meth:`~ShowdownMixin.show`,
+:meth:`~ShowdownMixin.muck`, :meth:`~ShowdownMixin.settle`); the pure helpers below do the
+deciding.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+
+from feltro.cards import Card, CardsLike, format_cards, parse_cards
+from feltro.errors import CardError, IllegalActionError
+from feltro.evaluator import hand_strength
+from feltro.events import CardsMucked, CardsShown, Event, HandEnded, PotAwarded
+from feltro.handstate import OVER, SHOWDOWN, HandState
+from feltro.legal import seat_name
+from feltro.pots import Pot, split_pot
+
+__all__ = ["HandResult", "PotResult", "ShowdownMixin", "pot_winners", "show_order"]
+
+
+@dataclass(frozen=True, slots=True)
+class PotResult:
+    """One pot as paid: ``shares[i]`` went to ``winners[i]`` (positions, P7 order)."""
+
+    amount: int
+    eligible: tuple[int, ...]
+    winners: tuple[int, ...]
+    shares: tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class HandResult:
+    """How a hand ended.
+
+    ``stacks`` are the final stacks by position; ``pots`` main pot first; ``returned`` the
+    unmatched chips each position got back (B7) before pots were formed; ``shown`` the cards
+    each position showed (mucked and folded hands are absent).
+    """
+
+    stacks: tuple[int, ...]
+    pots: tuple[PotResult, ...]
+    returned: tuple[int, ...]
+    shown: Mapping[int, tuple[Card, ...]]
+    starting_stacks: tuple[int, ...] = field(default=())
+
+    @property
+    def net(self) -> tuple[int, ...]:
+        """Chips won (positive) or lost (negative) by position."""
+        return tuple(s - t for s, t in zip(self.stacks, self.starting_stacks, strict=True))
+
+    @property
+    def winners(self) -> tuple[int, ...]:
+        """Positions that won at least one chip from a pot, ascending."""
+        return tuple(sorted({w for pot in self.pots for w in pot.winners}))
+
+
+def show_order(n: int, folded: Sequence[bool], river_aggressor: int) -> list[int]:
+    """P8: the last river bettor or raiser first, else the first left of the button; clockwise.
+
+    Only players who have not folded are listed.
+    """
+    start = river_aggressor if river_aggressor >= 0 else 0
+    order: list[int] = []
+    for k in range(n):
+        p = start + k
+        if p >= n:
+            p -= n
+        if not folded[p]:
+            order.append(p)
+    return order
+
+
+def pot_winners(
+    pot: Pot,
+    strengths: Sequence[int | None],
+    mucked: Sequence[bool],
+    muck_order: Sequence[int],
+) -> tuple[int, ...]:
+    """Who takes *pot*: the best shown hands among its eligible players (P1, D11).
+
+    ``strengths[p]`` is ``None`` for a hand not shown. A pot that no eligible player showed
+    for goes to the one eligible player who did not muck (everybody else gave up, B5); if all
+    of them mucked, to the last of them to muck (the others had conceded it to that player).
+    """
+    best = -1
+    winners: list[int] = []
+    standing: list[int] = []
+    for p in pot.eligible:
+        if mucked[p]:
+            continue
+        s = strengths[p]
+        if s is None:
+            standing.append(p)
+        elif s > best:
+            best = s
+            winners = [p]
+        elif s == best:
+            winners.append(p)
+    if winners:
+        return tuple(winners)
+    if standing:
+        return tuple(standing)
+    for p in reversed(muck_order):
+        if p in pot.eligible:
+            return (p,)
+    return pot.eligible[:1]
+
+
+class ShowdownMixin(HandState):
+    """The showdown part of :class:`~feltro.hand.Hand`."""
+
+    __slots__ = ()
+
+
+    def show(self, position: int, cards: CardsLike | None = None) -> tuple[Event, ...]:
+        """*position* shows its private cards (D11, P8); *cards* fill in unknown ones.
+
+        Allowed once betting is over, in any order, also before the rest of the board in an
+        all-in (P2).
+
+        :raises IllegalActionError: before the betting is over, or for a folded/settled hand.
+        :raises CardError: if *cards* differ from the cards dealt, or are already dealt.
+        """
+        p = self._check_showdown_turn(position)
+        held = self._holes[p]
+        if cards is None:
+            if len(held) != 2 or None in held:
+                raise CardError(f"D11: {seat_name(p)}'s cards are unknown: say which they are")
+            shown = tuple(c for c in held if c is not None)
+        else:
+            shown = parse_cards(cards)
+            if len(shown) != 2:
+                raise CardError(f"D11: a player shows both private cards, got {len(shown)}")
+            known = [c for c in held if c is not None]
+            if any(c not in shown for c in known):
+                raise CardError(f"D11: {seat_name(p)} was dealt {format_cards(known)}, which "
+                                f"is not {format_cards(shown)}")
+            self._check_unseen([c for c in shown if c not in known])
+            held[:] = list(shown)
+        mark = len(self._events)
+        self._shown[p] = shown
+        self._events.append(CardsShown(p, shown))
+        self._maybe_settle()
+        return tuple(self._events[mark:])
+
+    def muck(self, position: int) -> tuple[Event, ...]:
+        """*position* gives up without showing; a mucked hand cannot win (D11, P8).
+
+        :raises IllegalActionError: before the betting is over, during an all-in run-out
+            (every live hand is shown, P2), or for a folded/settled hand.
+        """
+        p = self._check_showdown_turn(position)
+        if self._runout:
+            raise IllegalActionError(f"nobody can bet any more, so every live hand is shown: "
+                                     f"{seat_name(p)} cannot muck", rule="P2", seat=p)
+        mark = len(self._events)
+        self._mucked[p] = True
+        self._muck_order.append(p)
+        self._events.append(CardsMucked(p))
+        self._maybe_settle()
+        return tuple(self._events[mark:])
+
+    def settle(self) -> tuple[Event, ...]:
+        """Show (or, with ``muck_losers``, muck) every hand not yet shown, in P8 order.
+
+        For a hand without automatic showdown whose history stops before the shows.
+
+        :raises IllegalActionError: if the betting is not over.
+        :raises CardError: if a hand to show has unknown cards.
+        """
+        if not (self._phase == SHOWDOWN or self._runout) or self._phase == OVER:
+            raise IllegalActionError("there is no showdown now", rule="P8")
+        mark = len(self._events)
+        self._auto_show(strict=True)
+        self._maybe_settle()
+        return tuple(self._events[mark:])
+
+    def _check_showdown_turn(self, position: int) -> int:
+        p = self._check_position(position)
+        if self._phase == OVER:
+            raise IllegalActionError("the hand is over", rule="B5", seat=p)
+        if not (self._phase == SHOWDOWN or self._runout):
+            raise IllegalActionError(f"{seat_name(p)} cannot show or muck before the betting "
+                                     f"is over", rule="P8", seat=p)
+        if self._folded[p]:
+            raise IllegalActionError(f"{seat_name(p)} folded and has no hand", rule="P2",
+                                     seat=p)
+        if self._shown[p] is not None or self._mucked[p]:
+            raise IllegalActionError(f"{seat_name(p)} has already "
+                                     f"{'shown' if self._shown[p] else 'mucked'}", rule="P8",
+                                     seat=p)
+        return p
+
+    def _auto_show(self, *, strict: bool = False) -> None:
+        pots: list[Pot] | None = None
+        strengths: list[int | None] = [None] * self._n
+        for p in show_order(self._n, self._folded, self._river_aggressor):
+            if self._shown[p] is not None or self._mucked[p]:
+                continue
+            held = self._holes[p]
+            if None in held:
+                if strict:
+                    raise CardError(f"D11: {seat_name(p)}'s cards are unknown")
+                return  # the caller must show these
+            if not self._runout and self._muck_losers and len(self._board) == 5:
+                if pots is None:
+                    pots = self._build_pots()
+                    strengths = self._strengths()
+                if not _can_win(p, pots, strengths, self._shown, self._mucked):
+                    self._mucked[p] = True
+                    self._muck_order.append(p)
+                    self._events.append(CardsMucked(p))
+                    continue
+            cards = (held[0], held[1])
+            self._shown[p] = cards  # type: ignore[assignment]
+            self._events.append(CardsShown(p, cards))  # type: ignore[arg-type]
+
+    def _strengths(self) -> list[int | None]:
+        """Hand strengths of every live hand whose cards are known (board complete)."""
+        board = self._board
+        out: list[int | None] = []
+        for p in range(self._n):
+            held = self._holes[p]
+            if self._folded[p] or len(held) != 2 or None in held:
+                out.append(None)
+            else:
+                out.append(hand_strength(held + board))  # type: ignore[operator, arg-type]  # no None
+        return out
+
+    def _maybe_settle(self) -> None:
+        if self._phase == OVER or len(self._board) < 5:
+            return
+        if self._phase != SHOWDOWN:
+            return
+        pending = 0
+        standing = 0
+        for p in range(self._n):
+            if self._folded[p] or self._mucked[p]:
+                continue
+            standing += 1
+            if self._shown[p] is None:
+                pending += 1
+        if pending == 0 or standing <= 1:
+            self._settle()
+
+    def _settle(self) -> None:
+        """Pay every pot (P1, P7) and end the hand."""
+        pots = self._build_pots()
+        n = self._n
+        if any(s is not None for s in self._shown):
+            strengths = self._strengths()
+            shown_strengths: list[int | None] = [
+                s if self._shown[p] is not None else None for p, s in enumerate(strengths)]
+        else:
+            shown_strengths = [None] * n
+        stacks = self._stacks
+        results: list[PotResult] = []
+        events = self._events
+        for index, pot in enumerate(pots):
+            winners = pot_winners(pot, shown_strengths, self._mucked, self._muck_order)
+            shares = split_pot(pot.amount, winners)
+            for w, s in zip(winners, shares, strict=True):
+                stacks[w] += s
+            results.append(PotResult(pot.amount, pot.eligible, winners, shares))
+            events.append(PotAwarded(index, pot.amount, pot.eligible, winners, shares))
+        final = tuple(stacks)
+        events.append(HandEnded(final))
+        self._phase = OVER
+        self._to_act = None
+        for i in range(n):
+            self._committed[i] = 0
+            self._antes[i] = 0
+        self._result = HandResult(
+            stacks=final,
+            pots=tuple(results),
+            returned=tuple(self._returned),
+            shown={p: c for p, c in enumerate(self._shown) if c is not None},
+            starting_stacks=self._config.stacks,
+        )
+
+
+def _can_win(
+    p: int,
+    pots: list[Pot],
+    strengths: list[int | None],
+    shown: list[tuple[Card, ...] | None],
+    mucked: list[bool],
+) -> bool:
+    """Whether *p* could win or share some pot against the hands shown so far (P8 muck)."""
+    mine = strengths[p]
+    if mine is None:
+        return True
+    for pot in pots:
+        if p not in pot.eligible:
+            continue
+        best = -1
+        for q in pot.eligible:
+            if q != p and shown[q] is not None and not mucked[q]:
+                s = strengths[q]
+                if s is not None and s > best:
+                    best = s
+        if mine >= best:
+            return True
+    return False
