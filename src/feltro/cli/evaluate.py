@@ -1,0 +1,115 @@
+"""``feltro evaluate`` and ``feltro equity``: the evaluator from the command line."""
+
+from __future__ import annotations
+
+import os
+import random
+from typing import Annotated
+
+import typer
+
+from feltro.names import LANGUAGES
+
+_LANG_HELP = "Language: en, pt-PT or pt-BR (default: from LANG/LC_ALL)."
+
+_TEXT = {
+    "en": {"hand": "Hand", "best": "Best five", "category": "Category", "player": "Hand",
+           "win": "Wins", "tie": "Ties", "lose": "Losses", "equity": "Equity",
+           "boards": "{n:,} boards", "trials": "{n:,} random deals"},
+    "pt-PT": {"hand": "Mão", "best": "Melhores cinco", "category": "Categoria", "player": "Mão",
+              "win": "Ganha", "tie": "Empata", "lose": "Perde", "equity": "Equidade",
+              "boards": "{n:,} mesas", "trials": "{n:,} distribuições aleatórias"},
+    "pt-BR": {"hand": "Mão", "best": "Melhores cinco", "category": "Categoria", "player": "Mão",
+              "win": "Vence", "tie": "Empata", "lose": "Perde", "equity": "Equidade",
+              "boards": "{n:,} mesas", "trials": "{n:,} distribuições aleatórias"},
+}
+
+
+def language_from_environment(environ: dict[str, str] | None = None) -> str:
+    """The interface language from the usual locale variables, English by default."""
+    env = os.environ if environ is None else environ
+    for name in ("LC_ALL", "LC_MESSAGES", "LANG"):
+        value = env.get(name, "")
+        if value.startswith("pt_BR") or value.startswith("pt-BR"):
+            return "pt-BR"
+        if value.startswith("pt"):
+            return "pt-PT"
+        if value:
+            return "en"
+    return "en"
+
+
+def _language(lang: str | None) -> str:
+    if lang is None:
+        return language_from_environment()
+    if lang not in LANGUAGES:
+        raise typer.BadParameter(f"unknown language {lang!r}; use one of {', '.join(LANGUAGES)}")
+    return lang
+
+
+def evaluate(
+    cards: Annotated[list[str], typer.Argument(help="5 to 7 cards, e.g. As Kd Qh Js Ts 2c 3d.")],
+    *,
+    lang: Annotated[str | None, typer.Option(help=_LANG_HELP)] = None,
+) -> None:
+    """Name the best hand in 5 to 7 cards."""
+    from rich.console import Console
+
+    import feltro
+
+    language = _language(lang)
+    text = _TEXT[language]
+    try:
+        value = feltro.evaluate(" ".join(cards))
+    except feltro.FeltroError as error:
+        raise typer.BadParameter(str(error)) from None
+    console = Console()
+    console.print(f"[bold]{value.describe(language)}[/bold]")
+    console.print(f"{text['category']}: {value.category.describe(language)}")
+    console.print(f"{text['best']}: {' '.join(c.symbol for c in value.best_five)}")
+
+
+def equity(
+    hands: Annotated[list[str], typer.Argument(help="Two or more hands, e.g. AsAh KsKh; ? = unknown.")],
+    *,
+    board: Annotated[str, typer.Option(help="Board cards so far (0, 3 or 4 cards).")] = "",
+    trials: Annotated[int, typer.Option(help="Random deals when any hand is unknown.")] = 100_000,
+    seed: Annotated[int | None, typer.Option(help="Seed for reproducible Monte Carlo.")] = None,
+    lang: Annotated[str | None, typer.Option(help=_LANG_HELP)] = None,
+) -> None:
+    """Win, tie and loss counts: exact over every board, or Monte Carlo with unknown hands."""
+    from rich.console import Console
+    from rich.table import Table
+
+    import feltro
+
+    language = _language(lang)
+    text = _TEXT[language]
+    holes: list[str | None] = [None if h in ("?", "??", "????") else h for h in hands]
+    try:
+        if any(h is None for h in holes):
+            result = feltro.monte_carlo_equity(
+                holes, board, trials=trials, rng=random.Random(seed)
+            )
+            caption = text["trials"].format(n=result.boards)
+        else:
+            known = [h for h in holes if h is not None]
+            result = feltro.exact_equity(known, board)
+            caption = text["boards"].format(n=result.boards)
+    except (feltro.FeltroError, ValueError) as error:
+        raise typer.BadParameter(str(error)) from None
+    table = Table(caption=caption)
+    for column in ("player", "win", "tie", "lose", "equity"):
+        table.add_column(text[column], justify="left" if column == "player" else "right")
+    for i, hand in enumerate(hands):
+        table.add_row(
+            hand, f"{result.wins[i]:,}", f"{result.ties[i]:,}", f"{result.losses[i]:,}",
+            f"{result.equity[i]:.2%}",
+        )
+    Console().print(table)
+
+
+def register(app: typer.Typer) -> None:
+    """Add ``evaluate`` and ``equity`` to the command line."""
+    app.command("evaluate")(evaluate)
+    app.command("equity")(equity)
