@@ -9,7 +9,7 @@ BIN := $(VENV)/bin
 $(BIN)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e '.[dev,cli,tui]'
+	$(BIN)/python -m pip install --quiet -e '.[dev,cli,tui,server]'
 	touch $@
 
 play: $(BIN)/.installed
