@@ -1,0 +1,268 @@
+"""Replay a PHH record through the hand engine, strictly under RULES.md.
+
+The record's fields become a :class:`~feltro.config.HandConfig`; each action line becomes a
+call on :class:`~feltro.hand.Hand` (``d dh`` -> :meth:`~feltro.hand.Hand.deal_hole`, ``d db``
+-> :meth:`~feltro.hand.Hand.deal_board`, ``f``/``cc``/``cbr`` ->
+:meth:`~feltro.hand.Hand.apply`, ``sm`` -> :meth:`~feltro.hand.Hand.show` or
+:meth:`~feltro.hand.Hand.muck`). The engine posts blinds and antes, returns uncalled chips,
+builds the pots and pays them; nothing here second-guesses it.
+
+Reading is lenient, the replay is not: the first line the rules refuse stops the replay with a
+:class:`ReplayError` naming that line's index and the rule. Files written by engines that play
+other rules say so instead of being guessed at; the one known case is PokerKit's heads-up
+short big blind (``PHH.md`` §4), where the button's decision that RULES.md D10 requires is
+missing from the file.
+
+Heads-up the PHH blinds and antes arrays are applied reversed (the button, ``p2``, posts the
+small blind): ``blinds_or_straddles = [1, 2]`` becomes the engine's ``blinds = (2, 1)``.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Any
+
+from feltro.actions import CALL, FOLD, Raise
+from feltro.config import HandConfig, Structure
+from feltro.errors import CardError, ConfigError, HistoryError, IllegalActionError, ParseError
+from feltro.events import Street
+from feltro.hand import Hand, HandResult, PotResult
+from feltro.history.phh import Amount, HandRecord, PhhAction, Verb, _parse_line
+
+__all__ = ["ReplayError", "ReplayOutcome", "config_of", "replay", "start_hand"]
+
+_RULE_PREFIX = re.compile(r"([A-Z][0-9]+): ")
+
+
+class ReplayError(HistoryError):
+    """A record the rules refuse, or whose fields feltro cannot play.
+
+    :attr:`action` is the 0-based index in ``actions`` of the refused line (``None`` for a
+    problem with the other fields); :attr:`rule` the RULES.md id, when one applies.
+    """
+
+    def __init__(self, message: str, *, action: int | None = None,
+                 rule: str | None = None) -> None:
+        super().__init__(message)
+        self.action = action
+        self.rule = rule
+
+    def to_dict(self) -> dict[str, Any]:
+        """``{"error": message, "action": index}``, the shape ``feltro replay`` prints."""
+        return {"error": str(self), "action": self.action}
+
+
+@dataclass(frozen=True, slots=True)
+class ReplayOutcome:
+    """What a replay ended with.
+
+    ``finishing_stacks`` are by position (``p1`` first): the final stacks of a finished hand,
+    or the stacks after the last action of an unfinished history (``complete`` is then False
+    and there are no ``pots``). ``pots`` are the engine's :class:`~feltro.hand.PotResult`
+    values, main pot first, with 0-based positions.
+    """
+
+    finishing_stacks: tuple[int, ...]
+    pots: tuple[PotResult, ...]
+    complete: bool
+    result: HandResult | None
+    hand: Hand
+
+    def to_dict(self) -> dict[str, Any]:
+        """The JSON shape of ``feltro replay``; **players are PHH numbers** (``p1`` is 1).
+
+        ``{"finishing_stacks": [...], "pots": [{"amount", "eligible", "winners", "shares"}]}``,
+        plus ``"complete": false`` for a history that stops before the hand ends.
+        """
+        data: dict[str, Any] = {
+            "finishing_stacks": list(self.finishing_stacks),
+            "pots": [
+                {
+                    "amount": pot.amount,
+                    "eligible": [p + 1 for p in pot.eligible],
+                    "winners": [p + 1 for p in pot.winners],
+                    "shares": list(pot.shares),
+                }
+                for pot in self.pots
+            ],
+        }
+        if not self.complete:
+            data["complete"] = False
+        return data
+
+
+def _chips(value: Amount, where: str) -> int:
+    if isinstance(value, float):
+        what = "unknown (inf)" if value == float("inf") else f"{value!r}"
+        raise ReplayError(f"{where} is {what}: feltro plays whole chips")
+    return value
+
+
+def config_of(record: HandRecord) -> HandConfig:
+    """The engine configuration a record describes.
+
+    :raises ReplayError: for fractional or unknown (``inf``) amounts, or a configuration the
+        engine refuses (e.g. more than 10 players).
+    """
+    n = record.player_count
+    stacks = tuple(_chips(v, f"starting_stacks[{i}]")
+                   for i, v in enumerate(record.starting_stacks))
+    blinds = [_chips(v, f"blinds_or_straddles[{i}]")
+              for i, v in enumerate(record.blinds_or_straddles)]
+    antes = [_chips(v, f"antes[{i}]") for i, v in enumerate(record.antes)]
+    if n == 2:  # PHH applies the forced bets reversed heads-up: the button posts the small blind
+        blinds.reverse()
+        antes.reverse()
+    kwargs: dict[str, Any] = {}
+    if record.variant == "FT":
+        # The record guarantees the stakes of its variant.
+        assert record.small_bet is not None
+        assert record.big_bet is not None
+        kwargs.update(structure=Structure.FIXED_LIMIT,
+                      min_bet=_chips(record.small_bet, "small_bet"),
+                      big_bet=_chips(record.big_bet, "big_bet"))
+    else:
+        assert record.min_bet is not None
+        kwargs.update(min_bet=_chips(record.min_bet, "min_bet"))
+    top = max(blinds)
+    try:
+        return HandConfig(
+            stacks=stacks,
+            blinds=tuple(blinds),
+            big_blind=top if top > 0 else kwargs["min_bet"],
+            antes=tuple(antes) if any(antes) else (),
+            ante_trimming=bool(record.ante_trimming_status),
+            **kwargs,
+        )
+    except ConfigError as exc:
+        raise ReplayError(f"{exc}", rule=_rule_of(str(exc))) from None
+
+
+def start_hand(record: HandRecord) -> Hand:
+    """A hand set up as *record* starts (blinds and antes posted), before any action line.
+
+    :raises ReplayError: see :func:`config_of`.
+    """
+    return Hand.start(config_of(record))
+
+
+def replay(record: HandRecord, *, settle: bool = True) -> ReplayOutcome:
+    """Play every action line of *record* and report how the hand ended.
+
+    With *settle* (default), a history that stops when only the shows are missing (board
+    complete, betting over, every remaining hand known) is settled: hands are shown in P8
+    order, mucking those that cannot win. Otherwise an unfinished history gives
+    ``complete=False`` and the stacks after its last line.
+
+    :raises ReplayError: for the first line that does not parse or that the rules refuse
+        (naming its index and rule), and for fields feltro cannot play.
+    """
+    hand = start_hand(record)
+    count = record.player_count
+    for index, text in enumerate(record.actions):
+        try:
+            action = _parse_line(text, index, count)
+        except ParseError as exc:
+            raise ReplayError(str(exc), action=index) from None
+        try:
+            _apply(hand, action)
+        except (IllegalActionError, CardError) as exc:
+            rule = exc.rule if isinstance(exc, IllegalActionError) else _rule_of(str(exc))
+            raise ReplayError(f"{exc} [actions[{index}] = {text!r}]", action=index,
+                              rule=rule) from None
+        except _RefusedError as exc:
+            raise ReplayError(f"{exc} [actions[{index}] = {text!r}]", action=index,
+                              rule=exc.rule) from None
+    if not hand.is_over and settle and hand.to_show is not None and len(hand.board) == 5:
+        try:
+            hand.settle()
+        except CardError as exc:
+            raise ReplayError(f"{exc}: the history ends before the showdown it needs",
+                              action=None, rule=_rule_of(str(exc))) from None
+    if hand.is_over:
+        result = hand.result()
+        return ReplayOutcome(result.stacks, result.pots, True, result, hand)
+    return ReplayOutcome(hand.stacks, (), False, None, hand)
+
+
+class _RefusedError(Exception):
+    """A line the replay itself refuses (with a better reason than the engine could give)."""
+
+    def __init__(self, message: str, rule: str) -> None:
+        super().__init__(f"{rule}: {message}")
+        self.rule = rule
+
+
+def _apply(hand: Hand, action: PhhAction) -> None:
+    verb = action.verb
+    player = action.player
+    if verb is Verb.NO_OP:
+        return
+    if verb is Verb.DEAL_HOLE:
+        assert player is not None
+        hand.deal_hole(player, list(action.cards))
+        return
+    if verb is Verb.DEAL_BOARD or verb is Verb.SHOW_OR_MUCK:
+        if hand.to_act is not None:
+            raise _still_to_act(hand, verb)
+        if verb is Verb.DEAL_BOARD:
+            if None in action.cards:
+                raise _RefusedError("unknown board cards (??) cannot be replayed: the pots need "
+                               "the board", "D5")
+            hand.deal_board([c for c in action.cards if c is not None])
+            return
+        assert player is not None
+        if action.is_muck:
+            hand.muck(player)
+        elif action.shows_dealt:
+            hand.show(player)
+        else:
+            shown = [c for c in action.cards if c is not None]
+            if len(shown) != len(action.cards):
+                raise _RefusedError("a show names the cards shown; '??' is not a card", "D11")
+            hand.show(player, shown)
+        return
+    assert player is not None
+    if hand.to_act is None and not hand.is_over:
+        if any(len(hand.hole(q)) < 2 for q in range(hand.players)):
+            raise _RefusedError("the hole cards are not all dealt yet", "D4")
+        street = hand.street.value
+        raise _RefusedError(f"the {street} betting is over: nobody is to act until the next cards "
+                       f"are dealt or the hands are shown", "B5")
+    if verb is Verb.FOLD:
+        hand.apply(FOLD, player)
+    elif verb is Verb.CHECK_OR_CALL:
+        hand.apply(CALL, player)  # a call with nothing owed is a check, like PHH 'cc'
+    else:
+        amount = action.amount
+        if not isinstance(amount, int):
+            raise _RefusedError(f"raise to {amount!r}: amounts are whole chips", "B6")
+        hand.apply(Raise(amount), player)
+
+
+def _still_to_act(hand: Hand, verb: Verb) -> _RefusedError:
+    """The refusal for a board deal or a show while a player still has a decision."""
+    p = hand.to_act
+    assert p is not None
+    what = "deal the board" if verb is Verb.DEAL_BOARD else "show or muck"
+    config = hand.config
+    bb = config.big_blind_position
+    posted = hand.committed[bb] - (config.antes[bb] if config.antes else 0)
+    if (hand.street is Street.PREFLOP and p != bb and hand.stacks[bb] == 0
+            and posted < config.big_blind and not hand.folded[bb]):
+        # PHH.md §4: PokerKit lets the others call only what a short big blind posted, and
+        # writes no decision for them when that leaves nothing to call.
+        return _RefusedError(
+            f"p{p + 1} still has a decision: the big blind p{bb + 1} is all-in for {posted}, "
+            f"but the others face the full big blind of {config.big_blind}, so p{p + 1} must "
+            f"call, raise or fold first. This history skips that decision (as PokerKit "
+            f"writes hands under its own short-blind rule); it cannot be replayed under "
+            f"RULES.md without guessing it", "D10")
+    return _RefusedError(f"cannot {what} yet: the betting round is not over, p{p + 1} is to act",
+                    "B5")
+
+
+def _rule_of(message: str) -> str | None:
+    match = _RULE_PREFIX.match(message)
+    return match.group(1) if match else None
