@@ -22,6 +22,8 @@ app = typer.Typer(
 # One module per command family; each defines ``register(app: typer.Typer) -> None``.
 _COMMAND_MODULES: tuple[str, ...] = (
     "evaluate",
+    "simulate",
+    "replay",
 )
 
 for _name in _COMMAND_MODULES:
