@@ -22,7 +22,6 @@ app = typer.Typer(
 # One module per command family; each defines ``register(app: typer.Typer) -> None``.
 _COMMAND_MODULES: tuple[str, ...] = (
     "evaluate",
-    "simulate",
     "replay",
 )
 
