@@ -1,0 +1,78 @@
+"""Bots: programs that play a seat, seeing only what that seat may see.
+
+A bot is anything with a ``name`` and an ``act(view, legal)`` method (:class:`Bot`). It is given
+the :class:`~feltro.hand.SeatView` of its own position (its hole cards, the public state, never
+another player's unshown cards) and the :class:`~feltro.hand.LegalActions` of the moment, and
+returns an :class:`~feltro.actions.Action`. Amounts are totals for the street, as everywhere in
+feltro (``Raise(25)`` is "raise to 25").
+
+Bots get their randomness from a :class:`random.Random` they are given, never from the global
+one, so a simulation is reproducible from its seed.
+
+>>> import random
+>>> from feltro.bots import BOT_KINDS, make_bot
+>>> sorted(BOT_KINDS)
+['random', 'station', 'tight']
+>>> make_bot("tight", random.Random(1)).name
+'tight'
+
+The built-in bots live in :mod:`feltro.bots.basic`; stronger ones come later and follow the
+same protocol. :func:`checked_action` is what a table uses to ask a bot: an answer the rules
+refuse is replaced by check, else fold, so a broken bot cannot cheat or stall the game.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from typing import Protocol, runtime_checkable
+
+from feltro.actions import CHECK, FOLD, Action
+from feltro.hand import LegalActions, SeatView
+
+__all__ = ["BOT_KINDS", "Bot", "checked_action", "make_bot"]
+
+
+@runtime_checkable
+class Bot(Protocol):
+    """What a bot is: a name for the table, and a decision for its seat."""
+
+    name: str
+    """Shown at the table, always marked as a bot by user interfaces."""
+
+    def act(self, view: SeatView, legal: LegalActions) -> Action:
+        """The action for the position of *view*; *legal* says what is allowed now."""
+        ...
+
+
+def checked_action(bot: Bot, view: SeatView, legal: LegalActions) -> tuple[Action, str | None]:
+    """Ask *bot* for an action; an illegal answer becomes check, else fold.
+
+    Returns the action to apply and, when the answer was replaced, why (for a log line).
+    """
+    answer = bot.act(view, legal)
+    if answer in legal:
+        return answer, None
+    fallback = CHECK if legal.can_check else FOLD
+    return fallback, f"bot {bot.name!r} answered {answer!r}, not legal now; played {fallback}"
+
+
+def _factories() -> dict[str, Callable[[random.Random], Bot]]:
+    from feltro.bots.basic import CallingStationBot, RandomBot, TightBot
+
+    return {"random": RandomBot, "station": CallingStationBot, "tight": TightBot}
+
+
+BOT_KINDS: tuple[str, ...] = ("random", "station", "tight")
+"""The names :func:`make_bot` knows."""
+
+
+def make_bot(kind: str, rng: random.Random) -> Bot:
+    """A built-in bot by name (see :data:`BOT_KINDS`) using *rng* for its choices.
+
+    :raises ValueError: for an unknown *kind*.
+    """
+    factories = _factories()
+    if kind not in factories:
+        raise ValueError(f"unknown bot {kind!r}: choose one of {', '.join(BOT_KINDS)}")
+    return factories[kind](rng)

@@ -1,0 +1,254 @@
+"""``feltro simulate``: a whole bots-only freezeout, with a progress bar and the standings.
+
+``--log FILE.jsonl`` writes one JSON object per hand, then one final record::
+
+    {"hand": 1, "button": 3, "small_blind": 4, "big_blind": 5,
+     "stacks_before": {"1": 200, ...}, "stacks_after": {"1": 198, ...}}
+    ...
+    {"end": "last_player", "winners": [5], "stacks": {"1": 0, ..., "5": 1200, ...}}
+
+Every seat of the table is in every ``stacks`` object ("1".."N"), with 0 once eliminated;
+``small_blind`` is ``null`` when the small blind is dead (D8); heads-up it is the button (D6).
+``end`` is ``"last_player"`` (freezeout over, G4) or ``"stopped"`` (``--stop-after-hands``, G6:
+biggest stack wins, equal stacks are all winners).
+
+``--db FILE`` keeps the durable SQLite log (:mod:`feltro.store`): run the same command again
+after a crash and the series resumes where it stopped. Bots draw their choices from seeds derived
+from the series seed, the hand number and the point in the hand, so a resumed simulation plays
+exactly the hands an uninterrupted one would have played.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from collections.abc import Callable, Mapping
+from pathlib import Path
+from typing import IO, TYPE_CHECKING, Annotated, Any
+
+import typer
+
+if TYPE_CHECKING:
+    from rich.console import Console
+
+    from feltro.bots import Bot
+    from feltro.series import HandSummary, Outcome, Series
+    from feltro.store import SeriesStore
+
+_MIX = ("tight", "random", "station")
+
+
+def hand_line(summary: HandSummary, seats: tuple[int, ...]) -> dict[str, Any]:
+    """The ``--log`` record of one hand; *seats* are all the table's players' seats."""
+    seating = summary.seating
+    return {
+        "hand": summary.number,
+        "button": seating.button,
+        "small_blind": seating.small_blind,
+        "big_blind": seating.big_blind,
+        "stacks_before": {str(s): summary.stacks_before.get(s, 0) for s in seats},
+        "stacks_after": {str(s): summary.stacks_after.get(s, 0) for s in seats},
+    }
+
+
+def end_line(outcome: Outcome, seats: tuple[int, ...]) -> dict[str, Any]:
+    """The final ``--log`` record."""
+    return {
+        "end": outcome.end.value,
+        "winners": list(outcome.winners),
+        "stacks": {str(s): outcome.stacks.get(s, 0) for s in seats},
+    }
+
+
+def bot_kinds(choice: str, seats: tuple[int, ...]) -> dict[int, str]:
+    """Which bot plays each seat: one kind for all, or ``mix`` (tight, random, station...).
+
+    :raises ValueError: for an unknown *choice*.
+    """
+    from feltro.bots import BOT_KINDS
+
+    if choice == "mix":
+        return {seat: _MIX[i % len(_MIX)] for i, seat in enumerate(seats)}
+    if choice not in BOT_KINDS:
+        raise ValueError(f"unknown bots {choice!r}: choose mix or one of {', '.join(BOT_KINDS)}")
+    return dict.fromkeys(seats, choice)
+
+
+def play_bots(
+    driver: Series | SeriesStore,
+    kinds: Mapping[int, str],
+    *,
+    on_hand: Callable[[HandSummary], None] | None = None,
+) -> Outcome:
+    """Play the series of *driver* to its end with built-in bots of *kinds* (seat -> kind).
+
+    Before each decision the deciding bot's RNG is reseeded from the series seed, the hand
+    number and the number of events so far, so that the decisions do not depend on whether
+    the series was interrupted and resumed.
+    """
+    from feltro.bots import checked_action, make_bot
+    from feltro.series import Series, derive_seed
+
+    series = driver if isinstance(driver, Series) else driver.series
+    rngs = {seat: random.Random() for seat in kinds}
+    bots: dict[int, Bot] = {seat: make_bot(kind, rngs[seat]) for seat, kind in kinds.items()}
+    base = derive_seed(series.series_seed, "bots")
+    reported = len(series.summaries)
+    while True:
+        hand = series.hand
+        if hand is None or hand.is_over:
+            hand = driver.next_hand()
+        if on_hand is not None:
+            for summary in series.summaries[reported:]:
+                on_hand(summary)
+            reported = len(series.summaries)
+        if hand is None:
+            break
+        seating = series.seating
+        assert seating is not None
+        while not hand.is_over:
+            position = hand.to_act
+            assert position is not None
+            seat = seating.order[position]
+            rngs[seat].seed(base ^ derive_seed(series.hand_number, str(len(hand.events))))
+            view = hand.view(position)
+            legal = hand.legal
+            action, _ = checked_action(bots[seat], view, legal)
+            driver.act(action, seat)
+    assert series.outcome is not None
+    return series.outcome
+
+
+def simulate(
+    *,
+    players: Annotated[int, typer.Option(min=2, max=10, help="Players (2-10), in seats 1..N.")]
+    = 6,
+    seed: Annotated[int | None, typer.Option(
+        help="Seed for the button draw, the deals and the bots (default: random, printed).")]
+    = None,
+    stop_after_hands: Annotated[int | None, typer.Option(
+        min=1, help="Stop after this many hands (G6: the biggest stack wins).")] = None,
+    log: Annotated[Path | None, typer.Option(
+        help="Write one JSON line per hand and a final line to this file.")] = None,
+    bots: Annotated[str, typer.Option(
+        help="Bots: mix (tight, random, station in turn), random, tight or station.")] = "mix",
+    db: Annotated[Path | None, typer.Option(
+        help="Durable SQLite log; if the file exists the series resumes from it.")] = None,
+    stack: Annotated[int, typer.Option(min=1, help="Starting stack (G2).")] = 200,
+    small_blind: Annotated[int, typer.Option(min=1, help="Small blind (G2).")] = 1,
+    big_blind: Annotated[int, typer.Option(min=1, help="Big blind (G2).")] = 2,
+    ante: Annotated[int, typer.Option(min=0, help="Ante (B11).")] = 0,
+) -> None:
+    """Play a whole bots-only freezeout (or until --stop-after-hands) and show the standings."""
+    from rich.console import Console
+
+    from feltro.errors import FeltroError
+
+    console = Console()
+    try:
+        series, store, chosen_seed = _open(players, seed, stop_after_hands, db, stack,
+                                           small_blind, big_blind, ante, console)
+    except FeltroError as error:
+        raise typer.BadParameter(str(error)) from None
+    try:
+        seats = tuple(series.config.players)
+        try:
+            kinds = bot_kinds(bots, seats)
+        except ValueError as error:
+            raise typer.BadParameter(str(error), param_hint="--bots") from None
+        if chosen_seed is not None:
+            console.print(f"seed {chosen_seed}")
+        with _jsonl(log) as sink:
+            outcome = _run(store or series, series, kinds, seats, sink, console)
+        _print_summary(series, kinds, outcome, console)
+    finally:
+        if store is not None:
+            store.close()
+
+
+def _open(players: int, seed: int | None, stop_after_hands: int | None, db: Path | None,
+          stack: int, small_blind: int, big_blind: int, ante: int,
+          console: Console) -> tuple[Series, SeriesStore | None, int | None]:
+    """The series to play (new, or resumed from *db*), its store if any, and the seed to
+    print when it was chosen here."""
+    from feltro.series import Series, SeriesConfig
+    from feltro.store import SeriesStore
+
+    if db is not None and db.exists():
+        store = SeriesStore.open(db)
+        console.print(f"resuming {db} at hand {store.series.hand_number}")
+        return store.series, store, None
+    config = SeriesConfig.with_players(
+        players, starting_stack=stack, small_blind=small_blind, big_blind=big_blind,
+        ante=ante, max_hands=stop_after_hands)
+    chosen = seed if seed is not None else random.SystemRandom().getrandbits(32)
+    shown = None if seed is not None else chosen
+    rng = random.Random(chosen)
+    if db is not None:
+        store = SeriesStore.create(db, config, rng)
+        return store.series, store, shown
+    return Series.start(config, rng), None, shown
+
+
+class _jsonl:  # noqa: N801 - used as a context manager, reads like a function
+    """Open the ``--log`` file (or nothing) for the duration of the run."""
+
+    def __init__(self, path: Path | None) -> None:
+        self.path = path
+        self.handle: IO[str] | None = None
+
+    def __enter__(self) -> IO[str] | None:
+        if self.path is not None:
+            self.handle = self.path.open("w", encoding="utf-8")
+        return self.handle
+
+    def __exit__(self, *exc: object) -> None:
+        if self.handle is not None:
+            self.handle.close()
+
+
+def _run(driver: Series | SeriesStore, series: Series, kinds: Mapping[int, str],
+         seats: tuple[int, ...], sink: IO[str] | None, console: Console) -> Outcome:
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
+
+    limit = series.config.max_hands
+    total = limit if limit is not None else len(seats) - 1
+    columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn())
+    with Progress(*columns, console=console, transient=True) as progress:
+        label = "hands" if limit is not None else "players out"
+        task = progress.add_task(label, total=total)
+
+        def on_hand(summary: HandSummary) -> None:
+            if sink is not None:
+                sink.write(json.dumps(hand_line(summary, seats)) + "\n")
+            done = summary.number if limit is not None else len(seats) - len(series.alive)
+            progress.update(task, completed=done,
+                            description=f"hand {summary.number}, {len(series.alive)} left")
+
+        outcome = play_bots(driver, kinds, on_hand=on_hand)
+    if sink is not None:
+        sink.write(json.dumps(end_line(outcome, seats)) + "\n")
+    return outcome
+
+
+def _print_summary(series: Series, kinds: Mapping[int, str], outcome: Outcome,
+                   console: Console) -> None:
+    from rich.table import Table
+
+    title = ("Freezeout over" if outcome.end.value == "last_player"
+             else "Stopped (biggest stack wins)")
+    table = Table(title=f"{title} after {outcome.hands} hands")
+    for column, justify in (("Place", "right"), ("Seat", "right"), ("Bot", "left"),
+                            ("Chips", "right"), ("Out in hand", "right")):
+        table.add_column(column, justify=justify)  # type: ignore[arg-type]
+    for row in series.standings():
+        out = "" if row.out_in_hand is None else str(row.out_in_hand)
+        table.add_row(str(row.place), str(row.seat), kinds[row.seat], str(row.stack), out)
+    console.print(table)
+    names = ", ".join(f"seat {seat} ({kinds[seat]})" for seat in outcome.winners)
+    console.print(f"[bold]{'Winners' if len(outcome.winners) > 1 else 'Winner'}:[/bold] {names}")
+
+
+def register(app: typer.Typer) -> None:
+    """Add ``feltro simulate`` to *app*."""
+    app.command()(simulate)

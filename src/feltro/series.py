@@ -1,0 +1,505 @@
+"""A whole freezeout series over the hand engine (G1-G6, D1, D2, D7-D10).
+
+A :class:`Series` seats 2-10 players in fixed seats, draws the button (D2), and plays hands one
+after another: it asks :mod:`feltro.table` where the button and blinds go (D7-D9), builds the
+:class:`~feltro.hand.HandConfig` (short blinds are the engine's business, D10), shuffles a fresh
+deck for every hand (D1), applies each result, eliminates busted players (G4) and ends the series
+with one player left, or at the agreed stop (G6).
+
+It is pure: no clock (the stop check takes ``now`` as an argument), no I/O (the durable log is
+:mod:`feltro.store`), no global random. All chance comes from one *series seed*: the button draw
+and each hand's deck use seeds derived from it with BLAKE2b (:func:`derive_seed`), so a series is
+replayed exactly from its seed and the actions, and a crash-resumed series deals the same cards it
+would have dealt without the crash. Real play picks the series seed from
+:class:`random.SystemRandom`.
+
+Finishing order (G4, *choice* where the seeds are silent): players busted in the same hand are
+ranked by their stacks when that hand started, the bigger stack finishing higher; equal starting
+stacks share the better place (standard competition ranking, e.g. two players out together in
+4th-5th with equal stacks are both 4th and nobody is 5th). When the series stops (G6), the players
+still in are ranked by stack the same way, and all players with the biggest stack are winners.
+
+>>> import random
+>>> from feltro.series import Series, SeriesConfig
+>>> series = Series.start(SeriesConfig.with_players(3, max_hands=2), random.Random(1))
+>>> hand = series.next_hand()
+>>> while not series.is_over:
+...     if series.hand is not None and not series.hand.is_over:
+...         _ = series.act(series.hand.legal.passive)
+...     else:
+...         _ = series.next_hand()
+>>> series.outcome.end.value, sum(series.stacks.values())
+('stopped', 600)
+"""
+
+from __future__ import annotations
+
+import hashlib
+import random
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from enum import StrEnum
+from types import MappingProxyType
+from typing import Any
+
+from feltro.actions import Action
+from feltro.cards import Deck
+from feltro.errors import ConfigError, FeltroError
+from feltro.events import Event
+from feltro.hand import Hand, HandConfig, HandResult
+from feltro.table import (
+    ButtonDraw,
+    Seating,
+    draw_button,
+    first_seating,
+    next_seating,
+    validate_seats,
+)
+
+__all__ = [
+    "End",
+    "HandSummary",
+    "Outcome",
+    "Series",
+    "SeriesConfig",
+    "SeriesError",
+    "Standing",
+    "derive_seed",
+    "rank_by_stack",
+]
+
+
+class SeriesError(FeltroError, RuntimeError):
+    """An operation the series cannot do now (acting with no hand in progress, dealing a new
+    hand while one is being played)."""
+
+
+class End(StrEnum):
+    """How a series ended."""
+
+    LAST_PLAYER = "last_player"
+    """One player has every chip (G4)."""
+    STOPPED = "stopped"
+    """The agreed stop came first (G6): the biggest stack wins, equal stacks co-win."""
+
+
+def _positive_int(name: str, value: object, *, zero_ok: bool = False) -> int:
+    if type(value) is not int or value < (0 if zero_ok else 1):
+        kind = "a non-negative" if zero_ok else "a positive"
+        raise ConfigError(f"{name} must be {kind} integer, got {value!r}")
+    return value
+
+
+@dataclass(frozen=True, kw_only=True)
+class SeriesConfig:
+    """Everything agreed before the first hand. Defaults are the house rules (G2).
+
+    :raises ConfigError: for fewer than 2 or more than 10 players, a seat outside
+        ``1..seat_count``, a stack or blind that is not a positive integer, a big blind smaller
+        than the small blind, a negative ante, or a hand limit that is not a positive integer.
+    """
+
+    players: Mapping[int, str]
+    """Seat number -> player name. Seats are fixed for the whole series."""
+    seat_count: int = 10
+    """Seats at the table (2..10); seats ``1..seat_count`` exist, some may be empty."""
+    starting_stack: int = 200
+    small_blind: int = 1
+    big_blind: int = 2
+    ante: int = 0
+    stop_at: datetime | None = None
+    """The agreed stop time (G6): no hand starts at or after it; compare with ``now``."""
+    max_hands: int | None = None
+    """Stop after this many hands (G6 counted in hands; ``feltro simulate --stop-after-hands``)."""
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.players, Mapping):
+            raise ConfigError("players must map seat numbers to names")
+        validate_seats(self.players.keys(), self.seat_count)
+        for seat, name in self.players.items():
+            if not isinstance(name, str) or not name.strip():
+                raise ConfigError(f"seat {seat}: a player needs a name, got {name!r}")
+        _positive_int("starting_stack", self.starting_stack)
+        _positive_int("small_blind", self.small_blind)
+        _positive_int("big_blind", self.big_blind)
+        _positive_int("ante", self.ante, zero_ok=True)
+        if self.big_blind < self.small_blind:
+            raise ConfigError(f"the big blind ({self.big_blind}) cannot be smaller than the "
+                              f"small blind ({self.small_blind})")
+        if self.max_hands is not None:
+            _positive_int("max_hands", self.max_hands)
+        if self.stop_at is not None and not isinstance(self.stop_at, datetime):
+            raise ConfigError(f"stop_at must be a datetime, got {self.stop_at!r}")
+        ordered = dict(sorted(self.players.items()))
+        object.__setattr__(self, "players", MappingProxyType(ordered))
+
+    @classmethod
+    def with_players(cls, count: int, **options: Any) -> SeriesConfig:
+        """*count* players named ``Player 1``.. in seats ``1..count`` of a *count*-seat table.
+
+        :raises ConfigError: as the constructor, e.g. for *count* outside 2..10.
+        """
+        if type(count) is not int or not 2 <= count <= 10:
+            raise ConfigError(f"a series needs 2..10 players, got {count!r}")
+        options.setdefault("seat_count", count)
+        return cls(players={seat: f"Player {seat}" for seat in range(1, count + 1)}, **options)
+
+    def to_dict(self) -> dict[str, Any]:
+        """A JSON-ready form (seats as string keys, the stop time in ISO 8601)."""
+        return {
+            "players": {str(seat): name for seat, name in self.players.items()},
+            "seat_count": self.seat_count,
+            "starting_stack": self.starting_stack,
+            "small_blind": self.small_blind,
+            "big_blind": self.big_blind,
+            "ante": self.ante,
+            "stop_at": self.stop_at.isoformat() if self.stop_at else None,
+            "max_hands": self.max_hands,
+        }
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> SeriesConfig:
+        """Inverse of :meth:`to_dict`.
+
+        :raises ConfigError: for missing or wrong fields.
+        """
+        try:
+            players = {int(seat): name for seat, name in data["players"].items()}
+            stop_at = data.get("stop_at")
+            return cls(
+                players=players,
+                seat_count=data["seat_count"],
+                starting_stack=data["starting_stack"],
+                small_blind=data["small_blind"],
+                big_blind=data["big_blind"],
+                ante=data["ante"],
+                stop_at=datetime.fromisoformat(stop_at) if stop_at else None,
+                max_hands=data.get("max_hands"),
+            )
+        except (KeyError, TypeError, ValueError, AttributeError) as exc:
+            if isinstance(exc, ConfigError):
+                raise
+            raise ConfigError(f"not a series configuration: {exc!r}") from None
+
+
+def derive_seed(series_seed: int, purpose: str) -> int:
+    """A 128-bit seed for *purpose* (``"button"``, ``"hand 12"``) derived from the series seed.
+
+    BLAKE2b makes the derived seeds independent of each other and of Python's ``hash``.
+    """
+    digest = hashlib.blake2b(f"{series_seed}:{purpose}".encode(), digest_size=16).digest()
+    return int.from_bytes(digest, "big")
+
+
+@dataclass(frozen=True, slots=True)
+class HandSummary:
+    """One finished hand, as the series saw it."""
+
+    number: int
+    """1 for the first hand of the series."""
+    seed: int
+    """The shuffle seed: ``Deck.shuffled(random.Random(seed))`` is this hand's deck."""
+    seating: Seating
+    stacks_before: Mapping[int, int]
+    """Seat -> chips when the hand started (every seat of the series, 0 when out)."""
+    stacks_after: Mapping[int, int]
+    """Seat -> chips after the pots were paid."""
+    eliminated: tuple[int, ...]
+    """Seats busted by this hand, best finishing place first."""
+    result: HandResult
+    hand: Hand
+    """The finished hand itself, with every card and event (for hand histories)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Standing:
+    """One player's line in the standings."""
+
+    place: int
+    """1 = first. Players still in are ranked by stack (provisional until the end)."""
+    seat: int
+    name: str
+    stack: int
+    """Chips at the end of the last finished hand."""
+    out_in_hand: int | None
+    """The hand that eliminated the player, or ``None`` while they are still in."""
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """How the series ended."""
+
+    end: End
+    winners: tuple[int, ...]
+    """The winning seats: one after a freezeout, possibly several on equal stacks (G6)."""
+    stacks: Mapping[int, int]
+    """Seat -> final chips, every seat of the series."""
+    hands: int
+    """Hands played."""
+
+
+def rank_by_stack(stacks: Mapping[int, int], first_place: int = 1) -> dict[int, int]:
+    """Places for *stacks* (seat -> chips), bigger first, equal stacks sharing a place.
+
+    >>> rank_by_stack({1: 50, 2: 80, 3: 50, 4: 10}, first_place=3)
+    {2: 3, 1: 4, 3: 4, 4: 6}
+    """
+    ordered = sorted(stacks, key=lambda seat: (-stacks[seat], seat))
+    places: dict[int, int] = {}
+    for index, seat in enumerate(ordered):
+        previous = ordered[index - 1] if index else None
+        tied = previous is not None and stacks[previous] == stacks[seat]
+        places[seat] = places[previous] if tied and previous is not None else first_place + index
+    return places
+
+
+@dataclass
+class _Finish:
+    place: int
+    hand: int
+
+
+@dataclass
+class _Current:
+    """The hand being played (or the last one, once over)."""
+
+    number: int
+    seed: int
+    seating: Seating
+    stacks_before: dict[int, int]
+    hand: Hand
+    settled: bool = False
+
+
+class Series:
+    """A freezeout series. Mutable; drive it with :meth:`next_hand` and :meth:`act`.
+
+    Build it with :meth:`start` (draws a fresh series seed from an RNG) or directly from a
+    known series seed (replay, resume).
+
+    :raises ConfigError: if *config* is not a :class:`SeriesConfig`.
+    """
+
+    def __init__(self, config: SeriesConfig, series_seed: int) -> None:
+        if not isinstance(config, SeriesConfig):
+            raise ConfigError("Series needs a SeriesConfig")
+        if type(series_seed) is not int or series_seed < 0:
+            raise ConfigError(f"the series seed must be a non-negative integer, "
+                              f"got {series_seed!r}")
+        self.config = config
+        self.series_seed = series_seed
+        self.draw: ButtonDraw = draw_button(
+            config.players, random.Random(derive_seed(series_seed, "button")))
+        self._stacks = dict.fromkeys(config.players, config.starting_stack)
+        self._finishes: dict[int, _Finish] = {}
+        self._current: _Current | None = None
+        self._summaries: list[HandSummary] = []
+        self._stop_requested = False
+        self.outcome: Outcome | None = None
+
+    @classmethod
+    def start(cls, config: SeriesConfig, rng: random.Random) -> Series:
+        """A new series whose seed comes from *rng* (use :class:`random.SystemRandom` for real
+        play, ``random.Random(seed)`` for reproducible simulations).
+
+        :raises ConfigError: if *config* is not a :class:`SeriesConfig`.
+        """
+        return cls(config, rng.getrandbits(128))
+
+    # --- what anyone may ask ----------------------------------------------------------------
+
+    @property
+    def is_over(self) -> bool:
+        """Whether the series has ended (one player left, or stopped)."""
+        return self.outcome is not None
+
+    @property
+    def hand(self) -> Hand | None:
+        """The hand in progress, or the last hand once it is over; ``None`` before the first."""
+        return self._current.hand if self._current else None
+
+    @property
+    def hand_number(self) -> int:
+        """The number of the current (or last) hand; 0 before the first."""
+        return self._current.number if self._current else 0
+
+    @property
+    def hand_seed(self) -> int | None:
+        """The shuffle seed of the current (or last) hand."""
+        return self._current.seed if self._current else None
+
+    @property
+    def seating(self) -> Seating | None:
+        """Button, blinds and positions of the current (or last) hand."""
+        return self._current.seating if self._current else None
+
+    @property
+    def in_hand(self) -> bool:
+        """Whether a hand is being played (started and not over)."""
+        return self._current is not None and not self._current.hand.is_over
+
+    @property
+    def to_act(self) -> int | None:
+        """The seat to act in the hand in progress, or ``None``."""
+        if self._current is None or self._current.hand.is_over:
+            return None
+        position = self._current.hand.to_act
+        return None if position is None else self._current.seating.order[position]
+
+    @property
+    def stacks_before(self) -> Mapping[int, int]:
+        """Seat -> chips when the current (or last) hand started, for the seats in it."""
+        if self._current is None:
+            return MappingProxyType({})
+        return MappingProxyType({seat: self._current.stacks_before[seat]
+                                 for seat in self._current.seating.order})
+
+    @property
+    def stacks(self) -> Mapping[int, int]:
+        """Seat -> chips after the last finished hand (every seat; 0 when out)."""
+        return MappingProxyType(self._stacks)
+
+    @property
+    def alive(self) -> tuple[int, ...]:
+        """Seats still in the series, in seat order."""
+        return tuple(seat for seat, chips in self._stacks.items() if chips > 0)
+
+    @property
+    def summaries(self) -> Sequence[HandSummary]:
+        """Every finished hand, in order."""
+        return tuple(self._summaries)
+
+    @property
+    def stop_requested(self) -> bool:
+        """Whether :meth:`request_stop` was called."""
+        return self._stop_requested
+
+    def standings(self) -> tuple[Standing, ...]:
+        """The standings now: players still in by stack, then the eliminated by place.
+
+        Stacks are those after the last finished hand; a hand in progress does not count yet.
+        """
+        alive = {seat: chips for seat, chips in self._stacks.items() if chips > 0}
+        places = rank_by_stack(alive)
+        rows = [Standing(places[seat], seat, self.config.players[seat], chips, None)
+                for seat, chips in alive.items()]
+        rows += [Standing(finish.place, seat, self.config.players[seat], 0, finish.hand)
+                 for seat, finish in self._finishes.items()]
+        return tuple(sorted(rows, key=lambda r: (r.place, -r.stack, r.seat)))
+
+    def should_stop(self, now: datetime | None = None) -> bool:
+        """Whether the next hand must not start: a stop was requested, *max_hands* are played,
+        or *now* is at or past the stop time (G6). ``now=None`` skips the clock.
+
+        :raises ConfigError: if *now* and the stop time are not both naive or both aware.
+        """
+        if self._stop_requested:
+            return True
+        if self.config.max_hands is not None and self.hand_number >= self.config.max_hands:
+            return True
+        if now is not None and self.config.stop_at is not None:
+            try:
+                return now >= self.config.stop_at
+            except TypeError:
+                raise ConfigError("the stop time and 'now' must both have a time zone or "
+                                  "both have none") from None
+        return False
+
+    # --- what drives it ---------------------------------------------------------------------
+
+    def request_stop(self) -> None:
+        """End the series before the next hand (G6: a hand in progress is finished first)."""
+        self._stop_requested = True
+
+    def next_hand(self, now: datetime | None = None) -> Hand | None:
+        """Deal the next hand, or end the series and return ``None``.
+
+        The series ends here when one player is left (already decided when the last hand ended)
+        or :meth:`should_stop` says so. A hand that needs no decision at all (everyone all-in
+        from the blinds) is over as soon as it is dealt, and already settled.
+
+        :raises SeriesError: if the current hand is not over.
+        :raises ConfigError: see :meth:`should_stop`.
+        """
+        if self.outcome is not None:
+            return None
+        if self._current is not None and not self._current.settled:
+            raise SeriesError(f"hand {self._current.number} is not over yet")
+        if self.should_stop(now):
+            self._end(End.STOPPED)
+            return None
+        number = self.hand_number + 1
+        seating = (first_seating(self.alive, self.draw.button) if self._current is None
+                   else next_seating(self._current.seating, self.alive))
+        seed = derive_seed(self.series_seed, f"hand {number}")
+        config = HandConfig(
+            stacks=tuple(self._stacks[seat] for seat in seating.order),
+            blinds=seating.blinds(self.config.small_blind, self.config.big_blind),
+            big_blind=self.config.big_blind,
+            antes=(self.config.ante,) * len(seating.order) if self.config.ante else (),
+        )
+        hand = Hand.start(config, Deck.shuffled(random.Random(seed)))
+        self._current = _Current(number, seed, seating, dict(self._stacks), hand)
+        if hand.is_over:
+            self._settle()
+        return hand
+
+    def act(self, action: Action, seat: int | None = None) -> tuple[Event, ...]:
+        """Apply *action* for the player to act (pass *seat* to insist on who that is).
+
+        Returns the engine's events. When the action ends the hand, the result is applied,
+        busted players are eliminated (G4), and the series ends if one player is left.
+
+        :raises SeriesError: if no hand is in progress.
+        :raises IllegalActionError: from the engine; nothing changes.
+        :raises ValueError: if *seat* is not in the hand.
+        """
+        current = self._current
+        if current is None or current.hand.is_over:
+            raise SeriesError("no hand is in progress; call next_hand()")
+        position = None if seat is None else current.seating.position_of(seat)
+        events = current.hand.apply(action, position)
+        if current.hand.is_over:
+            self._settle()
+        return tuple(events)
+
+    # --- internals --------------------------------------------------------------------------
+
+    def _settle(self) -> None:
+        current = self._current
+        assert current is not None
+        assert not current.settled
+        result = current.hand.result()
+        for position, seat in enumerate(current.seating.order):
+            self._stacks[seat] = result.stacks[position]
+        # G3: chips only move between players.
+        assert sum(self._stacks.values()) == sum(current.stacks_before.values())
+        busted = [seat for seat in current.seating.order if self._stacks[seat] == 0]
+        survivors = len(current.seating.order) - len(busted)
+        before = {seat: current.stacks_before[seat] for seat in busted}
+        places = rank_by_stack(before, first_place=survivors + 1)
+        for seat, place in places.items():
+            self._finishes[seat] = _Finish(place, current.number)
+        current.settled = True
+        self._summaries.append(HandSummary(
+            number=current.number,
+            seed=current.seed,
+            seating=current.seating,
+            stacks_before=MappingProxyType(dict(current.stacks_before)),
+            stacks_after=MappingProxyType(dict(self._stacks)),
+            eliminated=tuple(sorted(places, key=lambda s: (places[s], s))),
+            result=result,
+            hand=current.hand,
+        ))
+        if survivors == 1:
+            self._end(End.LAST_PLAYER)
+
+    def _end(self, end: End) -> None:
+        alive = {seat: chips for seat, chips in self._stacks.items() if chips > 0}
+        top = max(alive.values())
+        winners = tuple(seat for seat, chips in alive.items() if chips == top)
+        self.outcome = Outcome(end, winners, MappingProxyType(dict(self._stacks)),
+                               self.hand_number)
+        self._stop_requested = self._stop_requested or end is End.STOPPED
+

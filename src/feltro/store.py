@@ -1,0 +1,621 @@
+"""The durable series log: an append-only event log in SQLite that survives ``kill -9``.
+
+One SQLite file holds one series. Every change to the series goes through a
+:class:`SeriesStore`, which appends the change as a record **and commits it before returning**,
+so nothing a caller shows anyone (a dealt hand, an action, a result) can be lost by a crash.
+Resuming (:meth:`SeriesStore.open`) replays the log through :class:`~feltro.series.Series`:
+the same hand, the same cards (each hand's shuffle seed is derived from the series seed and
+stored), the same stacks and the same player to act.
+
+Records (``kind``: JSON body):
+
+* ``series``: ``format``, ``config`` (:meth:`SeriesConfig.to_dict`), ``series_seed``,
+  ``button_draw`` (seat -> card drawn, D2) and the drawn ``button``. Always record 1.
+* ``hand``: ``hand`` number, shuffle ``seed``, ``button``, ``small_blind`` (``null`` when dead),
+  ``big_blind``, ``order`` (seats by position) and ``stacks_before`` (seat -> chips).
+* ``action``: ``hand``, ``seat``, ``action`` in feltro's short notation (``"r 25"``).
+* ``hand_end``: ``hand``, ``stacks_after``, ``eliminated`` (seats, best place first).
+* ``stop``: the host asked to end the series before the next hand (G6).
+* ``series_end``: ``end`` (``"last_player"`` or ``"stopped"``), ``winners``, ``stacks``.
+
+Derived records (``hand_end``, ``series_end``) are written in the same transaction as the
+record that caused them, and checked against the replay when the log is opened.
+
+Integrity: records are numbered ``1, 2, 3...`` with no gaps; each carries a SHA-256 chained over
+the previous record's, and the ``meta`` table keeps the number of records, updated in the same
+transaction. A changed, reordered, missing or unreadable record, a log whose tail was cut, or a
+record the rules refuse on replay stops :meth:`SeriesStore.open` with a :class:`StoreError`
+naming the record; nothing is resumed partially and nothing is written.
+
+One writer at a time: opening a series for writing takes an exclusive OS lock (``flock``) on
+``<file>.lock``, which the OS releases when the process dies, so a crash never leaves a stale
+lock. A second writer gets a :class:`StoreError` naming the holder's pid. Reading
+(:func:`read_records`) takes no lock.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import random
+import sqlite3
+import sys
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from pathlib import Path
+from types import TracebackType
+from typing import IO, Any
+
+from feltro.actions import Action
+from feltro.errors import FeltroError, StoreError
+from feltro.events import ActionTaken, BoardDealt, CardsMucked, CardsShown, Event, HoleCardDealt
+from feltro.hand import Hand
+from feltro.history.phh import HandRecord, format_phh_cards
+from feltro.series import Series, SeriesConfig
+from feltro.table import Seating
+
+__all__ = [
+    "FORMAT",
+    "Record",
+    "SeriesStore",
+    "phh_record",
+    "read_records",
+    "series_hand_record",
+]
+
+FORMAT = "feltro-series-log/1"
+"""The ``format`` written in the ``meta`` table and in the ``series`` record."""
+
+_KINDS = frozenset({"series", "hand", "action", "hand_end", "stop", "series_end"})
+_GENESIS = "0" * 64
+
+_SCHEMA = """
+CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE log (
+    seq   INTEGER PRIMARY KEY,
+    kind  TEXT NOT NULL,
+    body  TEXT NOT NULL,
+    chain TEXT NOT NULL
+);
+"""
+
+
+@dataclass(frozen=True, slots=True)
+class Record:
+    """One record of the log."""
+
+    seq: int
+    """1 for the first record, no gaps."""
+    kind: str
+    body: Mapping[str, Any]
+
+    def describe(self) -> str:
+        """``"record 12 (action)"``, as errors name records."""
+        return f"record {self.seq} ({self.kind})"
+
+
+def _chain(previous: str, seq: int, kind: str, body: str) -> str:
+    return hashlib.sha256(f"{previous}|{seq}|{kind}|{body}".encode()).hexdigest()
+
+
+def _seat_map(stacks: Mapping[int, int]) -> dict[str, int]:
+    return {str(seat): chips for seat, chips in sorted(stacks.items())}
+
+
+# --- the lock ----------------------------------------------------------------------------------
+
+
+class _WriterLock:
+    """An exclusive, non-blocking OS lock on ``<log>.lock``; released by close or by death."""
+
+    def __init__(self, log_path: Path) -> None:
+        self.path = log_path.with_name(log_path.name + ".lock")
+        handle: IO[str] = open(self.path, "a+", encoding="utf-8")  # noqa: SIM115 (held open)
+        try:
+            _lock_file(handle)
+        except OSError:
+            handle.seek(0)
+            holder = handle.read().strip() or "unknown"
+            handle.close()
+            raise StoreError(f"{log_path}: the series is already open for writing by another "
+                             f"process (pid {holder}); close it there first") from None
+        handle.seek(0)
+        handle.truncate()
+        handle.write(str(os.getpid()))
+        handle.flush()
+        self._handle: IO[str] | None = handle
+
+    def release(self) -> None:
+        if self._handle is not None:
+            self._handle.close()  # closing the descriptor releases the lock
+            self._handle = None
+
+
+if sys.platform == "win32":  # pragma: no cover - exercised on Windows only
+    import msvcrt
+
+    def _lock_file(handle: IO[str]) -> None:
+        msvcrt.locking(handle.fileno(), msvcrt.LK_NBLCK, 1)
+else:
+    import fcntl
+
+    def _lock_file(handle: IO[str]) -> None:
+        fcntl.flock(handle.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+
+
+# --- reading and checking ----------------------------------------------------------------------
+
+
+def _connect(path: Path) -> sqlite3.Connection:
+    connection = sqlite3.connect(path, isolation_level=None)
+    connection.execute("PRAGMA journal_mode=WAL")
+    connection.execute("PRAGMA synchronous=FULL")
+    return connection
+
+
+def _read_checked(connection: sqlite3.Connection, path: Path) -> list[Record]:
+    """Every record, checked for format, numbering, checksums, JSON and the record count.
+
+    :raises StoreError: naming the first bad record.
+    """
+    try:
+        meta = dict(connection.execute("SELECT key, value FROM meta").fetchall())
+    except sqlite3.DatabaseError as exc:
+        raise StoreError(f"{path}: not a feltro series log ({exc})") from None
+    if meta.get("format") != FORMAT:
+        raise StoreError(f"{path}: not a feltro series log (format {meta.get('format')!r})")
+    records: list[Record] = []
+    previous = _GENESIS
+    cursor = connection.execute("SELECT seq, kind, body, chain FROM log ORDER BY seq")
+    while True:
+        after = f"after record {records[-1].seq}" if records else "at the first record"
+        try:
+            row = cursor.fetchone()
+        except sqlite3.DatabaseError as exc:
+            raise StoreError(f"{path}: the log is damaged {after}: {exc}") from None
+        if row is None:
+            break
+        seq, kind, body, chain = row
+        expected = len(records) + 1
+        if seq != expected:
+            raise StoreError(f"{path}: record {expected} is missing (the next one is {seq})")
+        if not isinstance(kind, str) or not isinstance(body, str) or \
+                chain != _chain(previous, seq, kind, body):
+            raise StoreError(f"{path}: record {seq} ({kind}) is corrupted: its checksum does "
+                             f"not match")
+        if kind not in _KINDS:
+            raise StoreError(f"{path}: record {seq} has an unknown kind {kind!r}")
+        try:
+            parsed = json.loads(body)
+        except ValueError:
+            raise StoreError(f"{path}: record {seq} ({kind}) is not valid JSON") from None
+        if not isinstance(parsed, dict):
+            raise StoreError(f"{path}: record {seq} ({kind}) is not a JSON object")
+        records.append(Record(seq, kind, parsed))
+        previous = chain
+    count = meta.get("records")
+    if count != str(len(records)):
+        raise StoreError(f"{path}: the log is truncated: it should hold {count} records but "
+                         f"holds {len(records)} (the last good one is record {len(records)})")
+    if not records or records[0].kind != "series":
+        raise StoreError(f"{path}: record 1 must be the series record")
+    return records
+
+
+def read_records(path: str | Path) -> list[Record]:
+    """Every record of the log at *path*, checked (see the module docstring); takes no lock.
+
+    :raises StoreError: if the file is missing, not a series log, or a record is bad.
+    """
+    path = Path(path)
+    if not path.is_file():
+        raise StoreError(f"{path}: no such series log")
+    try:
+        connection = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True)
+    except sqlite3.Error as exc:
+        raise StoreError(f"{path}: cannot open the series log ({exc})") from None
+    try:
+        return _read_checked(connection, path)
+    finally:
+        connection.close()
+
+
+# --- the store -------------------------------------------------------------------------------
+
+
+@dataclass
+class _LoggedHand:
+    seed: int
+    stacks_before: dict[int, int]
+    actions: list[tuple[int, str]]
+
+
+class SeriesStore:
+    """A :class:`~feltro.series.Series` whose every change is committed to SQLite first.
+
+    Use :meth:`create` or :meth:`open`, drive it with :meth:`next_hand`, :meth:`act` and
+    :meth:`request_stop`, read it through :attr:`series` (never change :attr:`series`
+    directly: the log would not know), and :meth:`close` it (or use ``with``).
+    """
+
+    def __init__(self, path: Path, connection: sqlite3.Connection, lock: _WriterLock,
+                 series: Series, records: int, chain: str) -> None:
+        self.path = path
+        self.series = series
+        self._connection: sqlite3.Connection | None = connection
+        self._lock = lock
+        self._records = records
+        self._chain = chain
+        self._hands: dict[int, _LoggedHand] = {}
+
+    # --- opening ------------------------------------------------------------------------------
+
+    @classmethod
+    def create(cls, path: str | Path, config: SeriesConfig,
+               rng: random.Random | None = None, *, series_seed: int | None = None,
+               ) -> SeriesStore:
+        """Start a new series logged at *path* (which must not exist).
+
+        The series seed is *series_seed* if given, else drawn from *rng*, else from
+        :class:`random.SystemRandom` (real play, D1).
+
+        :raises StoreError: if *path* exists or cannot be created.
+        :raises ConfigError: for a bad *config* or seed.
+        """
+        path = Path(path)
+        if path.exists():
+            raise StoreError(f"{path}: a file is already there; resume it with "
+                             f"SeriesStore.open or choose another name")
+        if series_seed is None:
+            series_seed = (rng or random.SystemRandom()).getrandbits(128)
+        series = Series(config, series_seed)
+        lock = _WriterLock(path)
+        try:
+            connection = _connect(path)
+            connection.executescript(_SCHEMA)
+            connection.execute("INSERT INTO meta VALUES ('format', ?), ('records', '0')",
+                               (FORMAT,))
+        except (sqlite3.Error, OSError) as exc:
+            lock.release()
+            raise StoreError(f"{path}: cannot create the series log ({exc})") from None
+        store = cls(path, connection, lock, series, 0, _GENESIS)
+        store._append([("series", {
+            "format": FORMAT,
+            "config": config.to_dict(),
+            "series_seed": str(series_seed),
+            "button_draw": {str(seat): str(card) for seat, card in series.draw.cards.items()},
+            "button": series.draw.button,
+        })])
+        return store
+
+    @classmethod
+    def open(cls, path: str | Path) -> SeriesStore:
+        """Resume the series logged at *path*, exactly where the log ends.
+
+        :raises StoreError: if the file is missing, not a series log, open for writing
+            elsewhere, or any record is damaged, missing or refused by the rules on replay
+            (the message names the record). Nothing is written in that case.
+        """
+        path = Path(path)
+        if not path.is_file():
+            raise StoreError(f"{path}: no such series log")
+        lock = _WriterLock(path)
+        try:
+            try:
+                connection = _connect(path)
+            except sqlite3.DatabaseError as exc:
+                raise StoreError(f"{path}: not a feltro series log ({exc})") from None
+            try:
+                records = _read_checked(connection, path)
+                store = cls._replay(path, connection, lock, records)
+            except BaseException:
+                connection.close()
+                raise
+        except BaseException:
+            lock.release()
+            raise
+        return store
+
+    @classmethod
+    def _replay(cls, path: Path, connection: sqlite3.Connection, lock: _WriterLock,
+                records: Sequence[Record]) -> SeriesStore:
+        head = records[0]
+        try:
+            config = SeriesConfig.from_dict(head.body["config"])
+            series = Series(config, int(head.body["series_seed"]))
+        except (KeyError, TypeError, ValueError) as exc:
+            raise StoreError(f"{path}: {head.describe()} is not a valid series header "
+                             f"({exc})") from None
+        if head.body.get("button") != series.draw.button:
+            raise StoreError(f"{path}: {head.describe()}: the button draw does not match the "
+                             f"series seed")
+        last_chain = connection.execute(
+            "SELECT chain FROM log WHERE seq = ?", (records[-1].seq,)).fetchone()[0]
+        store = cls(path, connection, lock, series, len(records), last_chain)
+        for record in records[1:]:
+            try:
+                store._apply(record)
+            except StoreError:
+                raise
+            except (FeltroError, KeyError, TypeError, ValueError) as exc:
+                raise StoreError(f"{path}: {record.describe()} cannot be replayed: "
+                                 f"{exc}") from None
+        store._check_complete(records[-1])
+        return store
+
+    def _apply(self, record: Record) -> None:
+        """Replay one record into the series, checking every derived value."""
+        series, body = self.series, record.body
+
+        def mismatch(what: str) -> StoreError:
+            return StoreError(f"{self.path}: {record.describe()}: {what} does not match the "
+                              f"replay of the log")
+
+        if series.is_over:
+            raise StoreError(f"{self.path}: {record.describe()} comes after the series ended")
+        if record.kind == "hand":
+            if series.in_hand:
+                raise StoreError(f"{self.path}: {record.describe()}: hand "
+                                 f"{series.hand_number} is not over yet")
+            if series.next_hand() is None:
+                raise StoreError(f"{self.path}: {record.describe()}: the series had ended")
+            if self._hand_body() != body:
+                raise mismatch(f"hand {body.get('hand')}")
+            self._remember_hand()
+        elif record.kind == "action":
+            if not series.in_hand or body["hand"] != series.hand_number:
+                raise StoreError(f"{self.path}: {record.describe()}: no hand "
+                                 f"{body['hand']} is in progress")
+            series.act(Action.parse(body["action"]), int(body["seat"]))
+            self._hands[series.hand_number].actions.append((int(body["seat"]),
+                                                            body["action"]))
+        elif record.kind == "hand_end":
+            summary = series.summaries[-1] if series.summaries else None
+            if summary is None or summary.number != body["hand"] or series.in_hand:
+                raise StoreError(f"{self.path}: {record.describe()}: hand {body['hand']} has "
+                                 f"not ended in the replay")
+            if self._hand_end_body() != body:
+                raise mismatch("the result")
+        elif record.kind == "stop":
+            series.request_stop()
+        elif record.kind == "series_end":
+            if series.in_hand or series.next_hand() is not None:
+                raise StoreError(f"{self.path}: {record.describe()}: the series has not "
+                                 f"ended in the replay")
+            if self._series_end_body() != body:
+                raise mismatch("the outcome")
+        else:  # pragma: no cover - "series" after record 1 is refused here
+            raise StoreError(f"{self.path}: {record.describe()} may only be record 1")
+
+    def _check_complete(self, last: Record) -> None:
+        """A derived record that should follow the last one but is missing means truncation."""
+        series = self.series
+        if series.hand_number and not series.in_hand and last.kind in ("hand", "action"):
+            raise StoreError(f"{self.path}: the log is truncated after {last.describe()}: "
+                             f"hand {series.hand_number} ended but its hand_end record is "
+                             f"missing")
+        if series.outcome is not None and last.kind != "series_end":
+            raise StoreError(f"{self.path}: the log is truncated after {last.describe()}: "
+                             f"the series ended but its series_end record is missing")
+
+    # --- driving the series -------------------------------------------------------------------
+
+    def next_hand(self, now: datetime | None = None) -> Hand | None:
+        """Deal the next hand (logged before it is returned) or end the series (G4, G6).
+
+        :raises StoreError: if the store is closed or the write fails.
+        :raises SeriesError: if the current hand is not over.
+        """
+        self._writable()
+        series = self.series
+        if series.is_over:
+            return None
+        hand = series.next_hand(now)
+        if hand is None:  # stopped (G6); a freezeout's end is logged with its last hand
+            self._append([("series_end", self._series_end_body())])
+            return None
+        self._remember_hand()
+        batch: list[tuple[str, dict[str, Any]]] = [("hand", self._hand_body())]
+        batch += self._endings()
+        self._append(batch)
+        return hand
+
+    def act(self, action: Action, seat: int | None = None) -> tuple[Event, ...]:
+        """Apply *action* for the player to act; committed before the events are returned.
+
+        :raises StoreError: if the store is closed or the write fails.
+        :raises SeriesError: if no hand is in progress.
+        :raises IllegalActionError: if the rules refuse it (nothing is written).
+        """
+        self._writable()
+        series = self.series
+        actor = series.to_act if seat is None else seat
+        events = series.act(action, seat)
+        assert actor is not None
+        self._hands[series.hand_number].actions.append((actor, str(action)))
+        batch: list[tuple[str, dict[str, Any]]] = [
+            ("action", {"hand": series.hand_number, "seat": actor, "action": str(action)})]
+        self._append(batch + self._endings())
+        return events
+
+    def request_stop(self) -> None:
+        """End the series before the next hand (logged; the hand in progress finishes, G6).
+
+        :raises StoreError: if the store is closed or the write fails.
+        """
+        self._writable()
+        if not self.series.stop_requested and not self.series.is_over:
+            self.series.request_stop()
+            self._append([("stop", {})])
+
+    def export_phh(self, number: int | None = None) -> HandRecord:
+        """Hand *number* (default: the current or last hand) as a PHH record.
+
+        :raises KeyError: if hand *number* has not been dealt.
+        """
+        return series_hand_record(self.series, number)
+
+    def hand_actions(self, number: int) -> list[tuple[int, str]]:
+        """``(seat, action)`` of every action of hand *number*, in order.
+
+        :raises KeyError: if hand *number* was not dealt.
+        """
+        return list(self._hands[number].actions)
+
+    def close(self) -> None:
+        """Close the database and release the writer lock (idempotent)."""
+        if self._connection is not None:
+            self._connection.close()
+            self._connection = None
+        self._lock.release()
+
+    def __enter__(self) -> SeriesStore:
+        return self
+
+    def __exit__(self, kind: type[BaseException] | None, error: BaseException | None,
+                 trace: TracebackType | None) -> None:
+        self.close()
+
+    # --- internals ----------------------------------------------------------------------------
+
+    def _writable(self) -> sqlite3.Connection:
+        if self._connection is None:
+            raise StoreError(f"{self.path}: the series store is closed")
+        return self._connection
+
+    def _remember_hand(self) -> None:
+        series = self.series
+        assert series.hand_seed is not None
+        self._hands[series.hand_number] = _LoggedHand(series.hand_seed,
+                                                      dict(series.stacks_before), [])
+
+    def _endings(self) -> list[tuple[str, dict[str, Any]]]:
+        """The derived records due now: the hand's end, and the series' end with it."""
+        series = self.series
+        if series.in_hand:
+            return []
+        batch: list[tuple[str, dict[str, Any]]] = [("hand_end", self._hand_end_body())]
+        if series.outcome is not None:
+            batch.append(("series_end", self._series_end_body()))
+        return batch
+
+    def _hand_body(self) -> dict[str, Any]:
+        series = self.series
+        seating = series.seating
+        assert seating is not None
+        return {
+            "hand": series.hand_number,
+            "seed": str(series.hand_seed),
+            "button": seating.button,
+            "small_blind": seating.small_blind,
+            "big_blind": seating.big_blind,
+            "order": list(seating.order),
+            "stacks_before": _seat_map(series.stacks_before),
+        }
+
+    def _hand_end_body(self) -> dict[str, Any]:
+        summary = self.series.summaries[-1]
+        return {
+            "hand": summary.number,
+            "stacks_after": _seat_map(summary.stacks_after),
+            "eliminated": list(summary.eliminated),
+        }
+
+    def _series_end_body(self) -> dict[str, Any]:
+        outcome = self.series.outcome
+        assert outcome is not None
+        return {
+            "end": outcome.end.value,
+            "winners": list(outcome.winners),
+            "stacks": _seat_map(outcome.stacks),
+        }
+
+    def _append(self, batch: Sequence[tuple[str, Mapping[str, Any]]]) -> None:
+        """Append *batch* in one transaction, committed (fsync'd) before returning.
+
+        :raises StoreError: if the write fails; the store is closed then, because the series
+            in memory is ahead of the log (resume from the log with :meth:`open`).
+        """
+        connection = self._writable()
+        chain, count = self._chain, self._records
+        rows = []
+        for kind, body in batch:
+            count += 1
+            text = json.dumps(body, separators=(",", ":"), sort_keys=True)
+            chain = _chain(chain, count, kind, text)
+            rows.append((count, kind, text, chain))
+        try:
+            connection.execute("BEGIN IMMEDIATE")
+            connection.executemany("INSERT INTO log VALUES (?, ?, ?, ?)", rows)
+            connection.execute("UPDATE meta SET value = ? WHERE key = 'records'", (str(count),))
+            connection.execute("COMMIT")
+        except sqlite3.Error as exc:
+            self.close()
+            raise StoreError(f"{self.path}: cannot write to the series log ({exc}); the "
+                             f"store is closed, open it again to resume") from None
+        self._chain, self._records = chain, count
+
+
+
+# --- hand histories ----------------------------------------------------------------------------
+
+
+def phh_record(hand: Hand, seating: Seating, config: SeriesConfig, number: int) -> HandRecord:
+    """One hand of a series as a PHH record (variant ``NT``).
+
+    Besides the required fields it fills ``hand`` (the number), ``seats`` (the seat of each
+    position), ``seat_count``, ``players`` (names by position), ``finishing_stacks`` once the
+    hand is over, and the user field ``_button`` with the button's seat, which may be an empty
+    seat (dead button, D8) and then is not ``seats[-1]``. Hole cards are dealt one per line in
+    deal order (D4). Heads-up the forced bets are written in PHH's reversed order.
+    """
+    n = len(seating.order)
+    blinds = list(hand.config.blinds)
+    antes = list(hand.config.antes) if hand.config.antes else [0] * n
+    if n == 2:  # PHH applies the forced bets reversed heads-up (the button posts the small)
+        blinds.reverse()
+        antes.reverse()
+    actions: list[str] = []
+    for event in hand.events:
+        if isinstance(event, HoleCardDealt):
+            actions.append(f"d dh p{event.position + 1} {format_phh_cards([event.card])}")
+        elif isinstance(event, BoardDealt):
+            actions.append(f"d db {format_phh_cards(event.cards)}")
+        elif isinstance(event, ActionTaken):
+            actions.append(f"p{event.position + 1} {event.action.phh()}")
+        elif isinstance(event, CardsShown):
+            actions.append(f"p{event.position + 1} sm {format_phh_cards(event.cards)}")
+        elif isinstance(event, CardsMucked):
+            actions.append(f"p{event.position + 1} sm")
+    return HandRecord(
+        variant="NT",
+        antes=tuple(antes),
+        blinds_or_straddles=tuple(blinds),
+        min_bet=config.big_blind,
+        starting_stacks=hand.config.stacks,
+        actions=tuple(actions),
+        hand=number,
+        seats=seating.order,
+        seat_count=config.seat_count,
+        players=tuple(config.players[seat] for seat in seating.order),
+        finishing_stacks=hand.result().stacks if hand.is_over else None,
+        user_fields={"_button": seating.button},
+    )
+
+
+def series_hand_record(series: Series, number: int | None = None) -> HandRecord:
+    """Hand *number* of *series* (default: the current or last hand) as a PHH record.
+
+    :raises KeyError: if hand *number* has not been dealt.
+    """
+    current = series.hand_number
+    if number is None or number == current:
+        if series.hand is None or series.seating is None:
+            raise KeyError("no hand has been dealt yet")
+        return phh_record(series.hand, series.seating, series.config, current)
+    for summary in series.summaries:
+        if summary.number == number:
+            return phh_record(summary.hand, summary.seating, series.config, number)
+    raise KeyError(f"hand {number} has not been dealt (hands 1..{current})")
