@@ -23,6 +23,7 @@ app = typer.Typer(
 _COMMAND_MODULES: tuple[str, ...] = (
     "evaluate",
     "replay",
+    "simulate",
 )
 
 for _name in _COMMAND_MODULES:
