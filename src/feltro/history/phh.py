@@ -32,7 +32,7 @@ import math
 import re
 import tomllib
 from collections.abc import Iterable, Iterator, Mapping, Sequence
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, field, fields, replace
 from enum import StrEnum
 from types import MappingProxyType
 from typing import Any, TypeAlias
@@ -493,14 +493,15 @@ def _record_from_mapping(data: Mapping[str, Any], strict: bool) -> HandRecord:
                 kwargs[name] = _optional_value(name, value, count)
             except HistoryError as exc:
                 problem(f"{exc}; ignored")
-    for index, text in enumerate(kwargs["actions"]):
+    record = HandRecord(**kwargs, user_fields=user)  # checks the fields before the lines
+    for index, text in enumerate(record.actions):
         try:
             _parse_line(text, index, count)
         except ParseError as exc:
             if strict:
                 raise
             errors.append(str(exc))
-    return HandRecord(**kwargs, user_fields=user, errors=tuple(errors))
+    return replace(record, errors=tuple(errors)) if errors else record
 
 
 def _optional_value(name: str, value: Any, count: int) -> Any:
