@@ -1,4 +1,5 @@
 """Forced bets, dealing and betting rules of one hand (D3-D6, D10, B1-B9, B11)."""
+# ruff: noqa: N802  (test names end in the RULES.md id they pin, e.g. __B8)
 
 from __future__ import annotations
 
@@ -218,7 +219,8 @@ def test_dead_small_blind_first_preflop_after_the_big_blind__B2() -> None:
 def test_wrong_position_is_refused_and_names_the_turn__B2() -> None:
     hand = start([200, 200, 200])
     error = refused(hand, "c", "B2", position=0)
-    assert "p3" in str(error) and "p1" in str(error)
+    assert "p3" in str(error)
+    assert "p1" in str(error)
 
 
 def test_unknown_position_is_refused() -> None:
@@ -242,7 +244,8 @@ def test_check_facing_a_bet_is_refused__B3() -> None:
 def test_fold_is_allowed_even_when_checking_is_free__B3() -> None:
     hand = start([200, 200, 200])
     play(hand, "c", "c")
-    assert hand.legal.can_check and hand.legal.can_fold
+    assert hand.legal.can_check
+    assert hand.legal.can_fold
     assert Fold() in hand.legal
     play(hand, "f")  # the big blind folds although it could check (seed 002)
     assert hand.folded == (False, True, False)
@@ -415,8 +418,10 @@ def test_call_for_less_keeps_the_hand_alive_for_the_part_covered__B7() -> None:
     play(hand, *["x"] * 9)
     result = hand.result()
     # p4 (aces) wins only what it covered: 30 from each of four.
-    assert result.pots[0].amount == 120 and result.pots[0].winners == (3,)
-    assert result.pots[1].amount == 210 and result.pots[1].eligible == (0, 1, 2)
+    assert result.pots[0].amount == 120
+    assert result.pots[0].winners == (3,)
+    assert result.pots[1].amount == 210
+    assert result.pots[1].eligible == (0, 1, 2)
     assert result.stacks[3] == 120
 
 
@@ -434,7 +439,8 @@ def test_raise_with_only_a_call_left_is_closed__B7() -> None:
     hand = start([200, 20, 200])
     play(hand, "f", "r 30")  # small blind raises to 30; the big blind has 20 in all
     legal = hand.legal
-    assert legal.min_raise_to is None and legal.call_amount == 18
+    assert legal.min_raise_to is None
+    assert legal.call_amount == 18
     assert legal.refusals["raise"].startswith("B7: ")
 
 
@@ -490,7 +496,8 @@ def test_heads_up_short_all_in_reraise_leaves_only_call_or_fold__B8() -> None:
     play(hand, "r 6", "r 8")  # button raises to 6 (a full 4); big blind all-in to 8 (short)
     legal = hand.legal
     assert legal.position == 1
-    assert legal.min_raise_to is None and legal.call_amount == 2
+    assert legal.min_raise_to is None
+    assert legal.call_amount == 2
 
 
 # ---------------------------------------------------------------- B9: announced totals
@@ -518,10 +525,12 @@ def test_antes_are_posted_before_the_blinds__B11() -> None:
 def test_ante_all_in_player_contests_only_what_it_covered__B11() -> None:
     deck = Deck.for_deal(["AsAd", "2c3d", "4h5s"], "Ah Kd 9c 7s 8h")
     hand = Hand.start(HandConfig.standard([1, 200, 200], ante=1), deck)
-    assert hand.all_in[0] and hand.bets[0] == 0  # no chips left for the small blind
+    assert hand.all_in[0]
+    assert hand.bets[0] == 0
     play(hand, "c", "x", "x", "x", "x", "x", "x", "x")
     result = hand.result()
-    assert result.pots[0].amount == 3 and result.pots[0].winners == (0,)
+    assert result.pots[0].amount == 3
+    assert result.pots[0].winners == (0,)
     assert result.stacks[0] == 3
     assert sum(result.stacks) == 401
 
@@ -532,7 +541,8 @@ def test_big_blind_ante_is_dead_money_in_the_main_pot__B11() -> None:
     hand = Hand.start(config, Deck.for_deal(["AsAd", "2c3d", "4h5s"], "Ah Kd 9c 7s 8h"))
     play(hand, "f", "c", "x", "x", "x", "x", "x", "x", "x")
     result = hand.result()
-    assert len(result.pots) == 1 and result.pots[0].amount == 7
+    assert len(result.pots) == 1
+    assert result.pots[0].amount == 7
     assert result.stacks == (205, 195, 200)
 
 

@@ -1,6 +1,9 @@
 """Side pots by contribution level (P1), splitting with odd chips (P7), uncalled bets (B7)."""
+# ruff: noqa: N802  (test names end in the RULES.md id they pin, e.g. __B8)
 
 from __future__ import annotations
+
+import itertools
 
 import pytest
 from hypothesis import given, settings
@@ -101,7 +104,7 @@ def test_pots_add_up_to_contributions_and_only_live_players_are_eligible__P1(
         assert pot.eligible
         assert all(not folded[i] for i in pot.eligible)
     # Eligibility only narrows from the main pot outward.
-    for inner, outer in zip(pots, pots[1:], strict=False):
+    for inner, outer in itertools.pairwise(pots):
         assert set(outer.eligible) <= set(inner.eligible)
 
 
