@@ -1,0 +1,165 @@
+"""``feltro replay``: JSON per file, PATH<TAB>JSON for several, errors with rule and line index."""
+# ruff: noqa: N802  (test names end in the RULES.md id they pin, e.g. __B8)
+
+from __future__ import annotations
+
+import json
+from dataclasses import replace
+from pathlib import Path
+
+from typer.testing import CliRunner
+
+from feltro.cli import app
+from feltro.history import dump, load, write_hands
+
+GOLDEN = Path(__file__).parent / "golden" / "hands"
+DATA = Path(__file__).parent / "data" / "phh"
+X2 = GOLDEN / "X2-allin-20-50-80-side-pots.phh"
+X3_B8 = GOLDEN / "X3-B8-bettor-may-not-raise-after-short-allin.phh"
+
+runner = CliRunner()
+
+HEADS_UP = """
+variant = 'NT'
+antes = [0, 0]
+blinds_or_straddles = [1, 2]
+min_bet = 2
+starting_stacks = [200, 200]
+actions = ['d dh p1 ????', 'd dh p2 ????', {line}]
+"""
+
+
+def run(*paths: Path) -> tuple[int, list[str]]:
+    result = runner.invoke(app, ["replay", *map(str, paths)])
+    return result.exit_code, result.stdout.splitlines()
+
+
+def test_one_file_prints_one_json_object_with_1_based_players__X2() -> None:
+    code, lines = run(X2)
+    assert code == 0
+    assert len(lines) == 1
+    assert json.loads(lines[0]) == {
+        "finishing_stacks": [0, 90, 60],
+        "pots": [
+            {"amount": 60, "eligible": [1, 2, 3], "winners": [3], "shares": [60]},
+            {"amount": 60, "eligible": [1, 2], "winners": [2], "shares": [60]},
+        ],
+    }
+
+
+def test_several_files_print_path_tab_json_and_an_error_does_not_stop_the_rest__B8() -> None:
+    code, lines = run(X2, X3_B8, X2)
+    assert code == 1
+    assert [line.split("\t")[0] for line in lines] == [str(X2), str(X3_B8), str(X2)]
+    first, refused, last = (json.loads(line.split("\t", 1)[1]) for line in lines)
+    assert first == last == {"finishing_stacks": [0, 90, 60], "pots": first["pots"]}
+    assert refused["action"] == 16
+    assert refused["error"].startswith("B8: the short all-in to 15 does not reopen raising "
+                                       "for p1")
+    assert set(refused) == {"error", "action"}
+
+
+def test_every_golden_file_gives_its_expected_json(tmp_path: Path) -> None:
+    paths = sorted(GOLDEN.glob("*.phh"))
+    code, lines = run(*paths)
+    assert code == 1  # some golden files are refused on purpose
+    assert len(lines) == len(paths)
+    for path, line in zip(paths, lines, strict=True):
+        label, text = line.split("\t")
+        assert label == str(path)
+        data = json.loads(text)
+        record = load(path)
+        expected_error = record.user_fields.get("_expected_error")
+        if expected_error is not None:
+            assert data["action"] == expected_error["action"], path.name
+            assert data["error"].startswith(expected_error["rule"] + ":"), path.name
+        else:
+            assert data == {"finishing_stacks": list(record.finishing_stacks or ()),
+                            "pots": record.user_fields["_expected_pots"]}, path.name
+
+
+def test_a_phhs_file_replays_each_hand_named_by_its_table(tmp_path: Path) -> None:
+    code, lines = run(DATA / "wsop.phhs")
+    assert code == 0
+    assert len(lines) == 11
+    label, text = lines[0].split("\t")
+    assert label == f"{DATA / 'wsop.phhs'}[wsop/2023/43/5/1]"
+    assert json.loads(text)["finishing_stacks"] == [7340000, 3775000, 5110000, 8935000, 4545000]
+
+
+def test_a_malformed_line_is_an_error_at_its_index(tmp_path: Path) -> None:
+    path = tmp_path / "bad.phh"
+    path.write_text(HEADS_UP.format(line="'p2 raise 6'"))
+    code, lines = run(path)
+    assert code == 1
+    data = json.loads(lines[0])
+    assert data["action"] == 2
+    assert "actions[2]: 'p2 raise 6'" in data["error"]
+
+
+def test_a_fractional_amount_is_refused_at_its_index__B6(tmp_path: Path) -> None:
+    path = tmp_path / "cents.phh"
+    path.write_text(HEADS_UP.format(line="'p2 cbr 6.5'"))
+    code, lines = run(path)
+    assert code == 1
+    data = json.loads(lines[0])
+    assert data["action"] == 2
+    assert data["error"].startswith("B6: raise to 6.5: amounts are whole chips")
+
+
+def test_out_of_turn_heads_up_is_refused__D6_B2(tmp_path: Path) -> None:
+    path = tmp_path / "turn.phh"
+    path.write_text(HEADS_UP.format(line="'p1 cc'"))
+    code, lines = run(path)
+    assert code == 1
+    assert json.loads(lines[0]) == {"error": "B2: it is p2's turn, not p1's "
+                                             "[actions[2] = 'p1 cc']", "action": 2}
+
+
+def test_a_field_problem_has_no_action_index(tmp_path: Path) -> None:
+    path = tmp_path / "half.phh"
+    path.write_text(HEADS_UP.format(line="'p2 f'").replace("[200, 200]", "[200, 200.5]"))
+    code, lines = run(path)
+    assert code == 1
+    assert json.loads(lines[0]) == {
+        "error": "starting_stacks[1] is 200.5: feltro plays whole chips", "action": None}
+
+
+def test_unreadable_files_are_reported_and_the_rest_go_on(tmp_path: Path) -> None:
+    broken = tmp_path / "broken.phh"
+    broken.write_text("variant = 'NT\n")
+    missing = tmp_path / "missing.phh"
+    code, lines = run(missing, broken, X2)
+    assert code == 1
+    errors = [json.loads(line.split("\t", 1)[1]) for line in lines]
+    assert errors[0]["error"].startswith(f"cannot read {missing}")
+    assert "not a PHH file (TOML)" in errors[1]["error"]
+    assert errors[0]["action"] is errors[1]["action"] is None
+    assert "finishing_stacks" in errors[2]
+
+
+def test_an_unfinished_history_reports_the_stacks_so_far(tmp_path: Path) -> None:
+    path = tmp_path / "partial.phh"
+    path.write_text(HEADS_UP.format(line="'p2 cbr 6'"))
+    code, lines = run(path)
+    assert code == 0
+    assert json.loads(lines[0]) == {"finishing_stacks": [198, 194], "pots": [],
+                                    "complete": False}
+
+
+def test_a_history_that_stops_before_the_shows_is_settled__P8(tmp_path: Path) -> None:
+    record = load(GOLDEN / "X7-trips-beat-two-pair.phh")
+    assert record.actions[-2:] == ("p1 sm Ac7s", "p2 sm 8c8d")
+    path = tmp_path / "no-shows.phh"
+    dump(replace(record, actions=record.actions[:-2]), path)
+    code, lines = run(path)
+    assert code == 0
+    assert json.loads(lines[0])["finishing_stacks"] == [196, 204]
+
+
+def test_compressed_files_are_read(tmp_path: Path) -> None:
+    target = tmp_path / "x2.phhs.gz"
+    write_hands(target, {"x2": load(X2)})
+    code, lines = run(target)
+    assert code == 0
+    assert lines[0].startswith(f"{target}[x2]\t")
