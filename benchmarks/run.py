@@ -25,7 +25,7 @@ import subprocess
 import sys
 import time
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
@@ -40,8 +40,8 @@ class Section:
 
     title: str
     headers: Sequence[str]
-    rows: list[Row] = field(default_factory=list)
-    notes: list[str] = field(default_factory=list)
+    rows: Sequence[Row] = ()
+    notes: Sequence[str] = ()
 
 
 def _cells(headers: Sequence[str], rows: Sequence[Row]) -> list[list[str]]:

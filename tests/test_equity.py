@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 import sys
+from collections.abc import Callable
 from itertools import combinations
 
 import pytest
@@ -169,10 +170,11 @@ def test_monte_carlo_never_uses_the_global_rng(monkeypatch: pytest.MonkeyPatch) 
     ],
 )
 def test_bad_input_is_a_card_error(holes: list[str], board: str, offending: str) -> None:
-    for call in (
+    calls: list[Callable[[], EquityResult]] = [
         lambda: exact_equity(holes, board=board),
         lambda: monte_carlo_equity(holes, board=board, trials=10, rng=random.Random(0)),
-    ):
+    ]
+    for call in calls:
         with pytest.raises(ValueError, match=offending) as info:
             call()
         assert isinstance(info.value, feltro.FeltroError)

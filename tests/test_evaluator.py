@@ -268,7 +268,7 @@ def test_input_forms_agree() -> None:
     assert evaluate(parse_cards(text)) == expected
     assert evaluate(["As", "Kd", 42, Card.from_id(39), "Ts", "2c", "3d"]) == expected
     assert evaluate(reversed(ids)) == expected
-    assert evaluate([np.int64(i) for i in ids]) == expected
+    assert evaluate([np.int64(i) for i in ids]) == expected  # type: ignore[misc]
 
 
 @pytest.mark.xfail(
