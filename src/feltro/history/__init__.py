@@ -37,7 +37,7 @@ from feltro.history.phh import (
     loads_all,
     parse_action,
 )
-from feltro.history.replay import ReplayError, ReplayOutcome, replay
+from feltro.history.replay import ReplayError, ReplayOutcome, record_of, replay
 
 __all__ = [
     "HandRecord",
@@ -55,6 +55,7 @@ __all__ = [
     "parse_action",
     "read_hands",
     "read_text",
+    "record_of",
     "replay",
     "write_hands",
 ]
