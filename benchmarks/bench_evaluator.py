@@ -58,6 +58,10 @@ def fmt_rate(per_second: float) -> str:
     return f"{per_second:.0f} /s"
 
 
+def fmt_ratio(ratio: float) -> str:
+    return f"{ratio:.2f}×" if ratio >= 0.1 else f"{ratio:.4f}×"
+
+
 def fmt_seconds(seconds: float) -> str:
     return f"{seconds * 1000:.1f} ms" if seconds < 1 else f"{seconds:.2f} s"
 
@@ -214,7 +218,7 @@ def bench_single(quick: bool) -> Section:
     reference = rates["phevaluator evaluate_cards(*ids)"]
     for library, call, form, n, _ in cases:
         rate = rates[f"{library} {call}"]
-        rows.append((library, call, form, f"{n:,}", fmt_rate(rate), f"{rate / reference:.2f}×"))
+        rows.append((library, call, form, f"{n:,}", fmt_rate(rate), fmt_ratio(rate / reference)))
     SINGLE_RESULTS.update(rates)
     return Section(
         "Single-call 7-card evaluation",
@@ -283,7 +287,8 @@ def bench_all_seven(quick: bool) -> Section:
     if ph_rate:
         rows.append(("phevaluator evaluate_cards, Python loop (extrapolated)", f"{ALL_SEVEN:,}",
                      fmt_seconds(ALL_SEVEN / ph_rate), "—", fmt_rate(ph_rate)))
-    ALL_SEVEN_RESULT["seconds"] = eval_wall * scale
+    ALL_SEVEN_RESULT["seconds"] = eval_cpu * scale
+    ALL_SEVEN_RESULT["wall"] = eval_wall * scale
     return Section(
         "All 133,784,560 seven-card hands",
         ("what", "hands", "wall time", "CPU time", "rate"),
@@ -293,7 +298,8 @@ def bench_all_seven(quick: bool) -> Section:
             "vectorised numpy outside the evaluation timer",
             "one cold pass (tables already loaded): the first call on each new array size "
             "is several times slower than later ones, and that is included",
-            "CPU time close to wall time means one core was used",
+            "process CPU time is the goal's measure (work on one core); wall time above it "
+            "means the process waited for the CPU (other jobs on the machine)",
             "phevaluator's Python binding has no batch call: its row extrapolates the "
             "single-call rate measured above to all hands",
         ],
@@ -346,9 +352,12 @@ def bench_equity(quick: bool) -> Section:
     warm = best_time(lambda: exact_equity(holes), 3)
 
     rows: list[tuple[object, ...]] = [
-        ("feltro", "exact_equity(['As Ah', 'Ks Kh']), first call", fmt_seconds(cold),
+        ("feltro", "exact_equity(['As Ah', 'Ks Kh']), first call here", fmt_seconds(cold),
          _describe_counts(result)),
         ("feltro", "exact_equity(...), best of 3 later calls", fmt_seconds(warm), ""),
+        ("feltro", "fresh interpreter: import feltro + first exact_equity (median of 5)",
+         fmt_seconds(import_time(
+             "import feltro; feltro.exact_equity(['As Ah', 'Ks Kh'])", 5)), ""),
     ]
     limit = AA_KK_BOARDS // 10 if quick else None
     hole_a, hole_b = [51, 50], [47, 46]
@@ -477,11 +486,13 @@ def goals_section() -> Section:
         True)
     ph = SINGLE_RESULTS.get("phevaluator evaluate_cards(*ids)")
     ratio = ev / ph if ev and ph else None
-    add("evaluate vs phevaluator evaluate_cards, same run", ratio, 1.0, f"{ratio or 0:.2f}×",
+    add("evaluate vs phevaluator evaluate_cards, same run", ratio, 1.0, f"{ratio or 0:.3f}×",
         ">= 1.00×", True)
     many = ALL_SEVEN_RESULT.get("seconds")
-    add("evaluate_many, all 7-card hands", many, GOALS["evaluate_many"],
-        fmt_seconds(many or 0), "<= 5 s", False)
+    wall = ALL_SEVEN_RESULT.get("wall", 0.0)
+    add("evaluate_many, all 7-card hands (CPU time of the one core)", many,
+        GOALS["evaluate_many"], f"{fmt_seconds(many or 0)} (wall {fmt_seconds(wall)})", "<= 5 s",
+        False)
     eq = EQUITY_RESULT.get("seconds")
     add("exact AA vs KK preflop", eq, GOALS["equity"], fmt_seconds(eq or 0), "<= 200 ms", False)
     imp = IMPORT_RESULT.get("seconds")
