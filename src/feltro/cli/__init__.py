@@ -21,6 +21,7 @@ app = typer.Typer(
 
 # One module per command family; each defines ``register(app: typer.Typer) -> None``.
 _COMMAND_MODULES: tuple[str, ...] = (
+    "bench",
     "evaluate",
     "replay",
     "simulate",
