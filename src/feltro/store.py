@@ -249,6 +249,7 @@ class SeriesStore:
         self._records = records
         self._chain = chain
         self._hands: dict[int, _LoggedHand] = {}
+        self._end_logged = False  # a series_end record has been read or written
 
     # --- opening ------------------------------------------------------------------------------
 
@@ -353,7 +354,7 @@ class SeriesStore:
             return StoreError(f"{self.path}: {record.describe()}: {what} does not match the "
                               f"replay of the log")
 
-        if series.is_over:
+        if self._end_logged:
             raise StoreError(f"{self.path}: {record.describe()} comes after the series ended")
         if record.kind == "hand":
             if series.in_hand:
@@ -386,6 +387,7 @@ class SeriesStore:
                                  f"ended in the replay")
             if self._series_end_body() != body:
                 raise mismatch("the outcome")
+            self._end_logged = True
         else:  # pragma: no cover - "series" after record 1 is refused here
             raise StoreError(f"{self.path}: {record.describe()} may only be record 1")
 

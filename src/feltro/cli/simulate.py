@@ -82,6 +82,9 @@ def play_bots(
 ) -> Outcome:
     """Play the series of *driver* to its end with built-in bots of *kinds* (seat -> kind).
 
+    *on_hand* is called with every finished hand in order, including those a resumed series
+    had already played.
+
     Before each decision the deciding bot's RNG is reseeded from the series seed, the hand
     number and the number of events so far, so that the decisions do not depend on whether
     the series was interrupted and resumed.
@@ -93,7 +96,7 @@ def play_bots(
     rngs = {seat: random.Random() for seat in kinds}
     bots: dict[int, Bot] = {seat: make_bot(kind, rngs[seat]) for seat, kind in kinds.items()}
     base = derive_seed(series.series_seed, "bots")
-    reported = len(series.summaries)
+    reported = 0  # a resumed series reports the hands it replayed too
     while True:
         hand = series.hand
         if hand is None or hand.is_over:
