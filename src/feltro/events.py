@@ -12,8 +12,10 @@ always follows exactly one burn when the deck deals.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Callable
+from dataclasses import dataclass, fields
 from enum import StrEnum
+from typing import Any, TypeVar
 
 from feltro.actions import Action
 from feltro.cards import Card
@@ -54,6 +56,27 @@ class Event:
     __slots__ = ()
 
 
+_E = TypeVar("_E", bound=type[Event])
+
+
+def _fast_init(cls: _E) -> _E:
+    """Give a frozen slotted dataclass a faster ``__init__`` (measured: about 2x).
+
+    The generated frozen ``__init__`` goes through ``object.__setattr__`` by name for every
+    field; setting the slots through their descriptors skips the name lookups. Instances stay
+    frozen (assignment still raises) and equal, hashable and printable as before.
+    """
+    names = [f.name for f in fields(cls)]  # type: ignore[arg-type]
+    namespace: dict[str, Any] = {f"_set_{n}": getattr(cls, n).__set__ for n in names}
+    body = "".join(f"    _set_{n}(self, {n})\n" for n in names)
+    exec(f"def __init__(self, {', '.join(names)}):\n{body}", namespace)
+    init: Callable[..., None] = namespace["__init__"]
+    init.__qualname__ = f"{cls.__qualname__}.__init__"
+    cls.__init__ = init  # type: ignore[method-assign]
+    return cls
+
+
+@_fast_init
 @dataclass(frozen=True, slots=True)
 class AntePosted(Event):
     """A position posted an ante (B11); ``amount`` is less than the ante when short (all-in)."""
@@ -62,6 +85,7 @@ class AntePosted(Event):
     amount: int
 
 
+@_fast_init
 @dataclass(frozen=True, slots=True)
 class BlindPosted(Event):
     """A position posted a blind (D3); ``amount`` below the blind means all-in (D10)."""
@@ -70,6 +94,7 @@ class BlindPosted(Event):
     amount: int
 
 
+@_fast_init
 @dataclass(frozen=True, slots=True)
 class HoleCardDealt(Event):
     """One private card to a position (D4: one at a time from the button's left).
@@ -82,6 +107,7 @@ class HoleCardDealt(Event):
     card: Card | None
 
 
+@_fast_init
 @dataclass(frozen=True, slots=True)
 class ActionTaken(Event):
     """A player acted. ``chips`` moved from the stack into the bet; ``all_in`` if none remain.
@@ -96,6 +122,7 @@ class ActionTaken(Event):
     all_in: bool
 
 
+@_fast_init
 @dataclass(frozen=True, slots=True)
 class UncalledReturned(Event):
     """The part of a bet nobody matched went back to its owner (B7)."""
@@ -104,6 +131,7 @@ class UncalledReturned(Event):
     amount: int
 
 
+@_fast_init
 @dataclass(frozen=True, slots=True)
 class BoardDealt(Event):
     """Community cards of ``street`` were dealt (after a burn when the deck deals, D5)."""
@@ -112,6 +140,7 @@ class BoardDealt(Event):
     cards: tuple[Card, ...]
 
 
+@_fast_init
 @dataclass(frozen=True, slots=True)
 class CardsShown(Event):
     """A position showed both private cards at the showdown (D11, P8)."""
@@ -120,6 +149,7 @@ class CardsShown(Event):
     cards: tuple[Card, ...]
 
 
+@_fast_init
 @dataclass(frozen=True, slots=True)
 class CardsMucked(Event):
     """A position gave up its claim without showing (P8): it cannot win (D11)."""
@@ -127,6 +157,7 @@ class CardsMucked(Event):
     position: int
 
 
+@_fast_init
 @dataclass(frozen=True, slots=True)
 class PotAwarded(Event):
     """One pot was paid (P1, P7). ``index`` 0 is the main pot.
@@ -142,6 +173,7 @@ class PotAwarded(Event):
     shares: tuple[int, ...]
 
 
+@_fast_init
 @dataclass(frozen=True, slots=True)
 class HandEnded(Event):
     """The hand is over; ``stacks`` are the final stacks by position."""

@@ -128,6 +128,8 @@ class Hand(DealingMixin, ShowdownMixin):
         self._river_aggressor = -1
         self._runout = False
         self._result = None
+        self._pots_cache = None
+        self._strength_cache = None
         self._structure = plan.structure
         self._plan_min_bet = plan.min_bet
         self._auto_showdown = (deck is not None) if auto_showdown is None else auto_showdown
@@ -654,16 +656,18 @@ class Hand(DealingMixin, ShowdownMixin):
 
 
 def _checked_deck(deck: Deck | Sequence[int], needed: int) -> Sequence[Card]:
+    if len(deck) < needed:
+        raise CardError(f"the deck has {len(deck)} cards; this hand may need {needed}")
     if isinstance(deck, Deck):
         cards: Sequence[Card] = deck.cards
     else:
         try:
-            cards = [_CARD[c] if type(c) is int and c >= 0 else Card.from_id(c) for c in deck]
-        except IndexError:
-            bad = next(c for c in deck if not 0 <= c <= 51)
-            raise CardError(f"card id {bad!r} is outside 0..51") from None
+            if min(deck) < 0:
+                raise IndexError
+            cards = [_CARD[c] for c in deck]
+        except (IndexError, TypeError):
+            bad = next(c for c in deck if type(c) is not int or not 0 <= c <= 51)
+            raise CardError(f"not a card id (0..51): {bad!r}") from None
         if len(set(cards)) != len(cards):
             raise CardError("D1: the deck has a repeated card")
-    if len(cards) < needed:
-        raise CardError(f"the deck has {len(cards)} cards; this hand may need {needed}")
     return cards

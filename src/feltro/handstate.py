@@ -58,6 +58,7 @@ class HandState:
         "_next_card",
         "_phase",
         "_plan_min_bet",
+        "_pots_cache",
         "_result",
         "_returned",
         "_river_aggressor",
@@ -65,6 +66,7 @@ class HandState:
         "_shown",
         "_stacks",
         "_street",
+        "_strength_cache",
         "_structure",
         "_to_act",
         "_to_match",
@@ -92,6 +94,7 @@ class HandState:
     _n: int
     _n_bets: int
     _next_card: int
+    _pots_cache: list[Pot] | None
     _phase: int
     _plan_min_bet: int
     _result: HandResult | None
@@ -100,6 +103,7 @@ class HandState:
     _runout: bool
     _shown: list[tuple[Card, ...] | None]
     _stacks: list[int]
+    _strength_cache: list[int | None] | None
     _street: int
     _structure: int
     _to_act: int | None

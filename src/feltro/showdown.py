@@ -197,7 +197,7 @@ class ShowdownMixin(HandState):
 
     def _auto_show(self, *, strict: bool = False) -> None:
         pots: list[Pot] | None = None
-        strengths: list[int | None] = [None] * self._n
+        strengths: list[int | None] = []
         for p in show_order(self._n, self._folded, self._river_aggressor):
             if self._shown[p] is not None or self._mucked[p]:
                 continue
@@ -208,7 +208,7 @@ class ShowdownMixin(HandState):
                 return  # the caller must show these
             if not self._runout and self._muck_losers and len(self._board) == 5:
                 if pots is None:
-                    pots = self._build_pots()
+                    pots = self._final_pots()
                     strengths = self._strengths()
                 if not _can_win(p, pots, strengths, self._shown, self._mucked):
                     self._mucked[p] = True
@@ -220,16 +220,30 @@ class ShowdownMixin(HandState):
             self._events.append(CardsShown(p, cards))  # type: ignore[arg-type]
 
     def _strengths(self) -> list[int | None]:
-        """Hand strengths of every live hand whose cards are known (board complete)."""
+        """Hand strengths of every live hand whose cards are known (board complete).
+
+        Computed once per hand (the cards cannot change once known); a hand whose cards
+        were unknown is evaluated when they become known.
+        """
+        cached = self._strength_cache
         board = self._board
         out: list[int | None] = []
         for p in range(self._n):
-            held = self._holes[p]
-            if self._folded[p] or len(held) != 2 or None in held:
-                out.append(None)
-            else:
-                out.append(hand_strength(held + board))  # type: ignore[operator, arg-type]  # no None
+            s = cached[p] if cached else None
+            if s is None:
+                held = self._holes[p]
+                if not self._folded[p] and len(held) == 2 and None not in held:
+                    s = hand_strength(held + board)  # type: ignore[operator, arg-type]
+            out.append(s)
+        self._strength_cache = out
         return out
+
+    def _final_pots(self) -> list[Pot]:
+        """The pots once betting is over for good (contributions no longer change)."""
+        pots = self._pots_cache
+        if pots is None:
+            pots = self._pots_cache = self._build_pots()
+        return pots
 
     def _maybe_settle(self) -> None:
         if self._phase == OVER or len(self._board) < 5:
@@ -249,7 +263,7 @@ class ShowdownMixin(HandState):
 
     def _settle(self) -> None:
         """Pay every pot (P1, P7) and end the hand."""
-        pots = self._build_pots()
+        pots = self._final_pots()
         n = self._n
         if any(s is not None for s in self._shown):
             strengths = self._strengths()
