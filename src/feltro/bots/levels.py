@@ -1,0 +1,55 @@
+"""The bot levels a player chooses from, by name: :data:`LEVELS` and :func:`make_level`.
+
+Three levels, weakest first: ``random`` (random legal actions,
+:class:`~feltro.bots.basic.RandomBot`), ``rules`` (a short list of sensible rules,
+:class:`~feltro.bots.rules.RulesBot`) and ``montecarlo`` (equity against plausible ranges and
+pot odds, :class:`~feltro.bots.montecarlo.MonteCarloBot`). The simple bots of
+:mod:`feltro.bots` (``station``, ``tight``) are accepted too.
+
+This registry lives here until :func:`feltro.bots.make_bot` knows these levels itself.
+
+>>> import random
+>>> LEVELS
+('random', 'rules', 'montecarlo')
+>>> make_level("montecarlo", random.Random(1)).name
+'montecarlo'
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from typing import Final
+
+from feltro.bots import BOT_KINDS, Bot, make_bot
+
+__all__ = ["ALL_KINDS", "DEFAULT_LEVEL", "LEVELS", "make_level"]
+
+LEVELS: Final = ("random", "rules", "montecarlo")
+"""The levels offered to players, weakest first."""
+
+DEFAULT_LEVEL: Final = "rules"
+
+ALL_KINDS: Final = LEVELS + tuple(k for k in BOT_KINDS if k not in LEVELS)
+"""Every bot name :func:`make_level` accepts."""
+
+
+def _factories() -> dict[str, Callable[[random.Random], Bot]]:
+    from feltro.bots.basic import RandomBot
+    from feltro.bots.montecarlo import MonteCarloBot
+    from feltro.bots.rules import RulesBot
+
+    return {"random": RandomBot, "rules": RulesBot, "montecarlo": MonteCarloBot}
+
+
+def make_level(name: str, rng: random.Random) -> Bot:
+    """A bot of level *name* (see :data:`ALL_KINDS`) drawing its choices from *rng*.
+
+    :raises ValueError: for an unknown *name*.
+    """
+    factories = _factories()
+    if name in factories:
+        return factories[name](rng)
+    if name in BOT_KINDS:
+        return make_bot(name, rng)
+    raise ValueError(f"unknown bot level {name!r}: choose one of {', '.join(ALL_KINDS)}")

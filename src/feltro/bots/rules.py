@@ -1,0 +1,118 @@
+"""A simple rule-based bot: :class:`RulesBot`, the middle level.
+
+It plays like a sensible beginner who follows a short list of rules:
+
+* **Preflop** it scores its two cards (Chen's formula, :func:`~feltro.bots.reading.chen_score`).
+  Good hands raise to three big blinds (plus one for each caller), very good hands re-raise a
+  raise to three times its size; playable hands call a price up to a share of the stack;
+  the rest check or fold.
+* **After the flop** it sorts its hand into a tier (:class:`~feltro.bots.reading.Made`):
+  monsters and strong hands bet about two thirds of the pot and raise bets; top pair bets half
+  the pot and calls up to a pot-sized bet; a weak pair checks and calls small bets; a draw
+  calls when the price is right (pot odds against roughly one chance in three on the flop and
+  one in five on the turn); nothing checks, folds to a bet, and now and then bluffs.
+
+Randomness (the occasional bluff, mixing bet sizes) comes only from the ``random.Random`` it
+is given.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Final
+
+from feltro.actions import CHECK, FOLD, Action
+from feltro.bots.reading import (
+    Made,
+    big_blind,
+    chen_score,
+    has_draw,
+    made_hand,
+    own_hole,
+    raise_to,
+)
+from feltro.hand import LegalActions, SeatView
+
+__all__ = ["RulesBot"]
+
+# Chen scores (see reading.chen_score): 20 = aces, 12 = A-K suited, 9 = J-T suited.
+_RERAISE: Final = 12
+_OPEN: Final = 9
+_PLAY: Final = 6
+
+# Chances of completing a draw with the cards to come (about 1 in 3 on the flop, 1 in 5 on
+# the turn): what a call must be paid for.
+_DRAW_ODDS: Final = {3: 0.33, 4: 0.19}
+
+
+class RulesBot:
+    """The rule-based bot (see the module docstring)."""
+
+    name = "rules"
+
+    bluff_rate: float = 0.08
+    """How often it bets with nothing when checked to."""
+
+    def __init__(self, rng: random.Random) -> None:
+        self.rng = rng
+
+    def act(self, view: SeatView, legal: LegalActions) -> Action:
+        """A decision by the rules above; always one of *legal*."""
+        hole = own_hole(view)
+        if hole is None or view.position is None:
+            return legal.passive if legal.can_check else FOLD
+        if not view.board:
+            return self._preflop(hole, view, legal)
+        return self._postflop(hole, view, legal)
+
+    def _preflop(self, hole: tuple[int, int], view: SeatView, legal: LegalActions) -> Action:
+        assert view.position is not None
+        score = chen_score(*hole)
+        bb = big_blind(view)
+        stack = view.stacks[view.position] + view.bets[view.position]
+        facing_raise = view.current_bet > bb
+        if facing_raise:
+            if score >= _RERAISE:
+                if view.current_bet * 3 >= stack // 3:
+                    return raise_to(legal, stack)  # committed anyway: all in
+                return raise_to(legal, view.current_bet * 3)
+            if score >= _OPEN and legal.call_amount * 8 <= stack:
+                return legal.passive
+            if score >= _PLAY + 2 and legal.call_amount * 20 <= stack:
+                return legal.passive
+            return CHECK if legal.can_check else FOLD
+        callers = sum(1 for p in range(view.players)
+                      if p != view.position and view.bets[p] >= bb and not view.folded[p]) - 1
+        if score >= _OPEN:
+            return raise_to(legal, bb * (3 + max(callers, 0)))
+        if score >= _PLAY and legal.call_amount * 25 <= stack:
+            return legal.passive
+        return CHECK if legal.can_check else FOLD
+
+    def _postflop(self, hole: tuple[int, int], view: SeatView, legal: LegalActions) -> Action:
+        tier = made_hand(hole, view.board)
+        pot = max(view.pot, 1)
+        call = legal.call_amount
+        if tier >= Made.STRONG:
+            size = pot * 2 // 3 if call == 0 else view.current_bet * 2 + pot // 2
+            return raise_to(legal, view.current_bet + size if call == 0 else size)
+        if tier == Made.TOP_PAIR:
+            if call == 0:
+                return raise_to(legal, pot // 2)
+            return legal.passive if call <= pot else FOLD
+        if tier == Made.WEAK_PAIR:
+            if call == 0:
+                return CHECK
+            return legal.passive if call * 3 <= pot else FOLD
+        if has_draw(hole, view.board):
+            if call == 0:
+                if self.rng.random() < 0.3:  # a semi-bluff now and then
+                    return raise_to(legal, pot // 2)
+                return CHECK
+            odds = call / (pot + call)
+            return legal.passive if odds <= _DRAW_ODDS.get(len(view.board), 0.0) else FOLD
+        if call == 0:
+            if self.rng.random() < self.bluff_rate:
+                return raise_to(legal, pot // 2)
+            return CHECK
+        return FOLD

@@ -1,0 +1,445 @@
+"""A game session: a series with people and bots in its seats, for a user interface.
+
+:class:`Session` sits between a series (:class:`~feltro.series.Series`, or a
+:class:`~feltro.store.SeriesStore` that logs every change first) and an interface. It knows who
+sits where (a person or a bot of some level), asks the bots for their decisions, and hands the
+interface only views: a seat's :class:`~feltro.hand.SeatView`, the public view, the pots and the
+standings. It is synchronous, does no I/O and reads no clock (the caller passes ``now`` for the
+stop time, G6).
+
+**Randomness.** The session owns the one :class:`random.Random` its bots draw from, and reseeds
+it before every bot decision from the series seed, the hand number and the number of events so
+far. So the same seed plays the same deals (the series derives them) *and* the same bot
+decisions, also after the series was interrupted and resumed.
+
+**Illegal bot answers** (or a bot that raises) become check, else fold, as
+:func:`feltro.bots.checked_action` does, and a :class:`BotNote` records what happened for the
+hand log.
+
+>>> import random
+>>> from feltro.series import Series, SeriesConfig
+>>> config = SeriesConfig(players={1: "Ana", 2: "Bot Rui"}, max_hands=3)
+>>> session = Session(MemoryDriver(Series(config, 7)),
+...                   [Player(1, "Ana"), Player(2, "Bot Rui", bot="rules")])
+>>> session.next_hand()
+True
+>>> while session.in_hand:
+...     if session.bot_to_act:
+...         _ = session.bot_act()
+...     else:
+...         _ = session.act(1, session.legal().passive)
+>>> session.hand_number, sum(session.series.stacks.values())
+(1, 400)
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Protocol
+
+from feltro.actions import CHECK, FOLD, Action
+from feltro.bots import Bot
+from feltro.bots.levels import make_level
+from feltro.errors import ConfigError, IllegalActionError
+from feltro.events import (
+    ActionTaken,
+    BoardDealt,
+    CardsMucked,
+    CardsShown,
+    Event,
+    HoleCardDealt,
+)
+from feltro.hand import Hand, LegalActions, SeatView
+from feltro.history import HandRecord
+from feltro.series import HandSummary, Outcome, Series, SeriesError, Standing, derive_seed
+from feltro.table import Seating
+
+__all__ = [
+    "BotNote",
+    "MemoryDriver",
+    "Player",
+    "SeatPot",
+    "SeriesDriver",
+    "Session",
+    "hand_record",
+]
+
+
+@dataclass(frozen=True, slots=True)
+class Player:
+    """Who sits in a seat: a person (``bot is None``) or a bot of a level."""
+
+    seat: int
+    name: str
+    bot: str | None = None
+    """The bot's level (``"random"``, ``"rules"``, ``"montecarlo"``...), ``None`` for a person."""
+
+    @property
+    def is_bot(self) -> bool:
+        """Whether a bot plays this seat (interfaces always label it as one)."""
+        return self.bot is not None
+
+
+@dataclass(frozen=True, slots=True)
+class BotNote:
+    """A bot answered something the rules refused; the session played check-else-fold."""
+
+    hand: int
+    event_index: int
+    """How many events the hand had when the bot was asked (where the note goes in a log)."""
+    seat: int
+    answer: str
+    """The refused answer, in feltro's short notation (``"r 3"``)."""
+    played: str
+    """What was played instead (``"x"`` or ``"f"``)."""
+
+
+@dataclass(frozen=True, slots=True)
+class SeatPot:
+    """A main or side pot as the table shows it: chips and the seats that can win it."""
+
+    amount: int
+    seats: tuple[int, ...]
+
+
+class SeriesDriver(Protocol):
+    """What drives a series: :class:`MemoryDriver` or :class:`~feltro.store.SeriesStore`."""
+
+    @property
+    def series(self) -> Series:
+        """The series (read it; change it only through the driver)."""
+        ...
+
+    def next_hand(self, now: datetime | None = None) -> Hand | None:
+        """Deal the next hand or end the series."""
+        ...
+
+    def act(self, action: Action, seat: int | None = None) -> tuple[Event, ...]:
+        """Apply an action for the player to act."""
+        ...
+
+    def request_stop(self) -> None:
+        """End the series before the next hand."""
+        ...
+
+
+class MemoryDriver:
+    """Drives a :class:`~feltro.series.Series` with no durable log (tests, throwaway games)."""
+
+    def __init__(self, series: Series) -> None:
+        self._series = series
+
+    @property
+    def series(self) -> Series:
+        """The series being driven."""
+        return self._series
+
+    def next_hand(self, now: datetime | None = None) -> Hand | None:
+        """See :meth:`feltro.series.Series.next_hand`."""
+        return self._series.next_hand(now)
+
+    def act(self, action: Action, seat: int | None = None) -> tuple[Event, ...]:
+        """See :meth:`feltro.series.Series.act`."""
+        return self._series.act(action, seat)
+
+    def request_stop(self) -> None:
+        """See :meth:`feltro.series.Series.request_stop`."""
+        self._series.request_stop()
+
+
+class Session:
+    """A series with people and bots (see the module docstring).
+
+    *players* must name exactly the seats of the series, with the series' names. Bots are made
+    with *make_bot* (level name, RNG) unless *bots* gives some seats' bots directly.
+
+    :raises ConfigError: if *players* do not match the seats and names of the series, or a bot
+        level is unknown.
+    """
+
+    def __init__(
+        self,
+        driver: SeriesDriver,
+        players: Iterable[Player],
+        *,
+        bots: Mapping[int, Bot] | None = None,
+        make_bot: Callable[[str, random.Random], Bot] = make_level,
+    ) -> None:
+        self.driver = driver
+        by_seat = {p.seat: p for p in players}
+        config = driver.series.config
+        if set(by_seat) != set(config.players):
+            raise ConfigError(f"the players' seats {sorted(by_seat)} are not the series' seats "
+                              f"{sorted(config.players)}")
+        for seat, player in by_seat.items():
+            if player.name != config.players[seat]:
+                raise ConfigError(f"seat {seat}: {player.name!r} is not the series' name "
+                                  f"{config.players[seat]!r}")
+        self.players: Mapping[int, Player] = dict(sorted(by_seat.items()))
+        self._rng = random.Random(0)  # reseeded before every decision (module docstring)
+        given = dict(bots or {})
+        self._bots: dict[int, Bot] = {}
+        for seat, player in self.players.items():
+            if player.bot is None:
+                continue
+            if seat in given:
+                self._bots[seat] = given[seat]
+                continue
+            try:
+                self._bots[seat] = make_bot(player.bot, self._rng)
+            except ValueError as exc:
+                raise ConfigError(f"seat {seat}: {exc}") from None
+        self.notes: list[BotNote] = []
+
+    # --- reading ---------------------------------------------------------------------------
+
+    @property
+    def series(self) -> Series:
+        """The series (read only: change it through the session)."""
+        return self.driver.series
+
+    @property
+    def humans(self) -> tuple[int, ...]:
+        """The seats played by people, in seat order."""
+        return tuple(seat for seat, p in self.players.items() if not p.is_bot)
+
+    @property
+    def is_over(self) -> bool:
+        """Whether the series has ended."""
+        return self.series.is_over
+
+    @property
+    def outcome(self) -> Outcome | None:
+        """How the series ended, once it has."""
+        return self.series.outcome
+
+    @property
+    def hand_number(self) -> int:
+        """The current (or last) hand's number; 0 before the first."""
+        return self.series.hand_number
+
+    @property
+    def in_hand(self) -> bool:
+        """Whether a hand is being played."""
+        return self.series.in_hand
+
+    @property
+    def seating(self) -> Seating | None:
+        """Button, blinds and the seat of each position in the current (or last) hand."""
+        return self.series.seating
+
+    @property
+    def to_act(self) -> int | None:
+        """The seat to act, or ``None``."""
+        return self.series.to_act
+
+    @property
+    def bot_to_act(self) -> bool:
+        """Whether a bot is to act now."""
+        seat = self.to_act
+        return seat is not None and self.players[seat].is_bot
+
+    @property
+    def human_to_act(self) -> int | None:
+        """The seat of the person to act now, or ``None``."""
+        seat = self.to_act
+        return seat if seat is not None and not self.players[seat].is_bot else None
+
+    @property
+    def last_summary(self) -> HandSummary | None:
+        """The last finished hand."""
+        summaries = self.series.summaries
+        return summaries[-1] if summaries else None
+
+    def _hand(self) -> Hand:
+        hand = self.series.hand
+        if hand is None:
+            raise SeriesError("no hand has been dealt yet")
+        return hand
+
+    def _seating(self) -> Seating:
+        seating = self.series.seating
+        if seating is None:
+            raise SeriesError("no hand has been dealt yet")
+        return seating
+
+    def seat_of(self, position: int) -> int:
+        """The seat at hand *position* in the current (or last) hand."""
+        return self._seating().order[position]
+
+    def position_of(self, seat: int) -> int | None:
+        """The hand position of *seat*, or ``None`` if it is not in the current hand."""
+        order = self._seating().order
+        return order.index(seat) if seat in order else None
+
+    def view(self, seat: int) -> SeatView:
+        """What *seat* may see of the current (or last) hand.
+
+        :raises ValueError: if *seat* is not in the hand.
+        """
+        position = self.position_of(seat)
+        if position is None:
+            raise ValueError(f"seat {seat} is not in hand {self.hand_number}")
+        return self._hand().view(position)
+
+    def public_view(self) -> SeatView:
+        """What a spectator may see of the current (or last) hand."""
+        return self._hand().public_view()
+
+    def legal(self) -> LegalActions:
+        """The legal actions of the player to act (empty when nobody is)."""
+        hand = self.series.hand
+        if hand is None or hand.is_over:
+            return LegalActions.none()
+        return hand.legal
+
+    def pots(self) -> list[SeatPot]:
+        """The pots as they stand (P1), main pot first, with the seats that can win each.
+
+        Once the hand is over, the pots as they were paid.
+        """
+        hand = self._hand()
+        order = self._seating().order
+        if hand.is_over:
+            return [SeatPot(p.amount, tuple(order[q] for q in p.eligible))
+                    for p in hand.result().pots]
+        return [SeatPot(p.amount, tuple(order[q] for q in p.eligible)) for p in hand.pots()]
+
+    def standings(self) -> tuple[Standing, ...]:
+        """The standings after the last finished hand."""
+        return self.series.standings()
+
+    # --- driving ---------------------------------------------------------------------------
+
+    def next_hand(self, now: datetime | None = None) -> bool:
+        """Deal the next hand; ``False`` when the series is over instead (G4, G6).
+
+        :raises SeriesError: if a hand is still being played.
+        """
+        return self.driver.next_hand(now) is not None
+
+    def act(self, seat: int, action: Action) -> tuple[Event, ...]:
+        """*seat*, a person, plays *action*.
+
+        :raises IllegalActionError: if it is not that seat's turn or the rules refuse the
+            action (the error names the rule); nothing changes.
+        :raises SeriesError: if no hand is being played.
+        """
+        if self.players.get(seat) is None or self.players[seat].is_bot:
+            raise IllegalActionError(f"seat {seat} is not a person's seat", rule="B2")
+        if self.to_act != seat:
+            raise IllegalActionError(f"it is not seat {seat}'s turn", rule="B2")
+        return self.driver.act(action, seat)
+
+    def bot_act(self) -> tuple[Event, ...]:
+        """Let the bot to act decide and play; its answer is checked (check-else-fold).
+
+        :raises SeriesError: if no bot is to act.
+        """
+        seat = self.to_act
+        if seat is None or not self.players[seat].is_bot:
+            raise SeriesError("no bot is to act now")
+        hand = self._hand()
+        position = self._seating().order.index(seat)
+        self._rng.seed(derive_seed(self.series.series_seed,
+                                   f"bot {self.hand_number} {len(hand.events)}"))
+        legal = hand.legal
+        answer: object
+        try:
+            answer = self._bots[seat].act(hand.view(position), legal)
+        except Exception as exc:  # a crashing bot must not stop the game
+            answer = exc
+        if isinstance(answer, Action) and answer in legal:
+            action = answer
+        else:
+            # Same rule as feltro.bots.checked_action: check, else fold.
+            action = CHECK if legal.can_check else FOLD
+            shown = str(answer) if isinstance(answer, Action) else repr(answer)
+            self.notes.append(BotNote(self.hand_number, len(hand.events), seat, shown,
+                                      str(action)))
+        return self.driver.act(action, seat)
+
+    def play_bots(self, limit: int = 1000) -> int:
+        """Let bots act until a person is to act or the hand ends; returns how many acted."""
+        count = 0
+        while self.bot_to_act and count < limit:
+            self.bot_act()
+            count += 1
+        return count
+
+    def request_stop(self) -> None:
+        """End the series before the next hand (G6)."""
+        self.driver.request_stop()
+
+    # --- history ---------------------------------------------------------------------------
+
+    def hand_record(self, **fields: object) -> HandRecord:
+        """The current (or last) hand as a PHH record (see :func:`hand_record`)."""
+        return hand_record(self._hand(), self._seating(), self.series.config.players,
+                           hand_number=self.hand_number,
+                           seat_count=self.series.config.seat_count, **fields)
+
+
+def hand_record(
+    hand: Hand,
+    seating: Seating,
+    names: Mapping[int, str],
+    *,
+    hand_number: int | None = None,
+    seat_count: int | None = None,
+    **fields: object,
+) -> HandRecord:
+    """A PHH record of *hand* (over or not), with every card dealt.
+
+    Adds ``seats``, ``seat_count``, ``players``, ``hand`` and the user field ``_button_seat``
+    (the button's seat, which may be empty under D8); *fields* adds more optional PHH fields
+    (``event``, ``day``, ``time``...).
+    """
+    config = hand.config
+    n = hand.players
+    blinds = list(config.blinds)
+    antes = list(config.antes) if config.antes else [0] * n
+    if n == 2:  # PHH writes heads-up forced bets reversed: the button (p2) posts the small blind
+        blinds.reverse()
+        antes.reverse()
+    actions: list[str] = []
+    dealt: dict[int, list[str]] = {}
+    for event in hand.events:
+        if isinstance(event, HoleCardDealt):
+            dealt.setdefault(event.position, []).append(
+                "??" if event.card is None else str(event.card))
+            if len(dealt[event.position]) == 2:
+                actions.append(f"d dh p{event.position + 1} {''.join(dealt[event.position])}")
+        elif isinstance(event, BoardDealt):
+            actions.append("d db " + "".join(str(c) for c in event.cards))
+        elif isinstance(event, ActionTaken):
+            actions.append(f"p{event.position + 1} {event.action.phh()}")
+        elif isinstance(event, CardsShown):
+            actions.append(f"p{event.position + 1} sm {''.join(str(c) for c in event.cards)}")
+        elif isinstance(event, CardsMucked):
+            actions.append(f"p{event.position + 1} sm")
+    extra: dict[str, object] = {
+        "seats": tuple(seating.order),
+        "players": tuple(names[seat] for seat in seating.order),
+    }
+    if seat_count is not None:
+        extra["seat_count"] = seat_count
+    if hand_number is not None:
+        extra["hand"] = hand_number
+    if hand.is_over:
+        extra["finishing_stacks"] = hand.result().stacks
+    extra.update(fields)
+    return HandRecord(
+        variant="NT",
+        antes=tuple(antes),
+        blinds_or_straddles=tuple(blinds),
+        min_bet=config.big_blind,
+        starting_stacks=config.stacks,
+        actions=tuple(actions),
+        user_fields={"_button_seat": seating.button},
+        **extra,  # type: ignore[arg-type]
+    )
+
