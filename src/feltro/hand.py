@@ -65,6 +65,14 @@ __all__ = [
 
 _CARD: Final = tuple(Card.from_id(i) for i in range(52))
 
+# Events are immutable values, so the common ones are made once and shared (measured: the
+# engine spends a large part of each hand creating events otherwise).
+_HOLE_EVENTS: Final = tuple(tuple(HoleCardDealt(p, c) for c in _CARD) for p in range(10))
+_CHECK_EVENTS: Final = tuple(tuple(ActionTaken(p, CHECK, street, 0, False) for p in range(10))
+                             for street in STREETS)
+_FOLD_EVENTS: Final = tuple(tuple(ActionTaken(p, FOLD, street, 0, False) for p in range(10))
+                            for street in STREETS)
+
 _NO_LIMIT: Final = 0
 _POT_LIMIT: Final = 1
 _FIXED_LIMIT: Final = 2
@@ -112,7 +120,7 @@ class Hand(DealingMixin, ShowdownMixin):
         self._committed = committed = [0] * n
         self._antes = antes = [0] * n
         self._folded = [False] * n
-        self._holes = [[] for _ in range(n)]
+        self._holes = [[] for _ in range(n)] if deck is None else []
         self._board = []
         self._burned = []
         self._shown = [None] * n
@@ -155,7 +163,7 @@ class Hand(DealingMixin, ShowdownMixin):
                 bets[p] = amount
                 committed[p] += amount
                 events.append(BlindPosted(p, amount))
-        self._active = sum(1 for s in stacks if s)
+        self._active = n - stacks.count(0)
         self._to_match = plan.preflop_bet
         self._full_inc = plan.preflop_increment
         self._n_bets = plan.preflop_bets
@@ -164,15 +172,11 @@ class Hand(DealingMixin, ShowdownMixin):
             self._phase = DEALING
             return self
         cards = self._deck
-        k = 0
-        holes = self._holes
-        for _round in range(2):
-            for p in range(n):
-                card = cards[k]
-                k += 1
-                holes[p].append(card)
-                events.append(HoleCardDealt(p, card))
-        self._next_card = k
+        self._holes = [[cards[p], cards[n + p]] for p in range(n)]
+        # D4: one card at a time from the button's left, the button last.
+        events.extend([_HOLE_EVENTS[p][cards[p]] for p in range(n)])
+        events.extend([_HOLE_EVENTS[p][cards[n + p]] for p in range(n)])
+        self._next_card = 2 * n
         self._begin_preflop(plan.first_preflop)
         return self
 
@@ -402,7 +406,7 @@ class Hand(DealingMixin, ShowdownMixin):
         if kind == 2 or kind == 1:  # call / check
             owed = self._to_match - bets[p]
             if owed <= 0:
-                events.append(ActionTaken(p, CHECK, STREETS[self._street], 0, False))
+                events.append(_CHECK_EVENTS[self._street][p])
             else:
                 if kind == 1:
                     rule, message = check_refusal(p, owed)
@@ -422,7 +426,7 @@ class Hand(DealingMixin, ShowdownMixin):
             self._folded[p] = True
             self._live -= 1
             self._active -= 1
-            events.append(ActionTaken(p, FOLD, STREETS[self._street], 0, False))
+            events.append(_FOLD_EVENTS[self._street][p])
             if self._live == 1:
                 self._end_round()
                 return tuple(events[mark:])

@@ -265,37 +265,41 @@ class ShowdownMixin(HandState):
         """Pay every pot (P1, P7) and end the hand."""
         pots = self._final_pots()
         n = self._n
-        if any(s is not None for s in self._shown):
+        shown = self._shown
+        if shown.count(None) != n:
             strengths = self._strengths()
-            shown_strengths: list[int | None] = [
-                s if self._shown[p] is not None else None for p, s in enumerate(strengths)]
+            ranked: list[int | None] = [
+                s if shown[p] is not None else None for p, s in enumerate(strengths)]
         else:
-            shown_strengths = [None] * n
+            ranked = [None] * n
         stacks = self._stacks
+        mucked = self._mucked
+        muck_order = self._muck_order
         results: list[PotResult] = []
         events = self._events
         for index, pot in enumerate(pots):
-            winners = pot_winners(pot, shown_strengths, self._mucked, self._muck_order)
-            shares = split_pot(pot.amount, winners)
-            for w, s in zip(winners, shares, strict=True):
-                stacks[w] += s
-            results.append(PotResult(pot.amount, pot.eligible, winners, shares))
-            events.append(PotAwarded(index, pot.amount, pot.eligible, winners, shares))
+            amount = pot.amount
+            winners = (pot.eligible if len(pot.eligible) == 1 else
+                       pot_winners(pot, ranked, mucked, muck_order))
+            if len(winners) == 1:
+                shares: tuple[int, ...] = (amount,)
+                stacks[winners[0]] += amount
+            else:
+                shares = split_pot(amount, winners)
+                for w, share in zip(winners, shares, strict=True):
+                    stacks[w] += share
+            results.append(PotResult(amount, pot.eligible, winners, shares))
+            events.append(PotAwarded(index, amount, pot.eligible, winners, shares))
         final = tuple(stacks)
         events.append(HandEnded(final))
         self._phase = OVER
         self._to_act = None
-        for i in range(n):
-            self._committed[i] = 0
-            self._antes[i] = 0
-        self._result = HandResult(
-            stacks=final,
-            pots=tuple(results),
-            returned=tuple(self._returned),
-            shown={p: c for p, c in enumerate(self._shown) if c is not None},
-            starting_stacks=self._config.stacks,
-        )
-
+        zeros = [0] * n
+        self._committed[:] = zeros
+        self._antes[:] = zeros
+        self._result = HandResult(final, tuple(results), tuple(self._returned),
+                                  {p: c for p, c in enumerate(shown) if c is not None},
+                                  self._config.stacks)
 
 def _can_win(
     p: int,
