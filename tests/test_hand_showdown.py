@@ -217,6 +217,20 @@ def test_all_in_showdown_shows_every_live_hand__P8() -> None:
     assert mucks(hand) == []
 
 
+def test_everybody_all_in_on_the_river_shows_every_hand__P8() -> None:
+    # p1 holds kings, p2 aces; both all-in on the river: the loser shows too.
+    hand = dealt(["KsKd", "AsAd"], "2c 7h 9d Jc 3h", [100, 100])
+    play(hand, "c", "x", *["x"] * 4, "x", "r 98", "c")  # river: p2 bets all-in, p1 calls
+    assert shows(hand) == [1, 0]  # the bettor p2 shows first, then p1
+    assert mucks(hand) == []
+    manual = dealt(["KsKd", "AsAd"], "2c 7h 9d Jc 3h", [100, 100], auto_showdown=False)
+    play(manual, "c", "x", *["x"] * 4, "x", "r 98", "c")
+    manual.show(1)
+    with pytest.raises(IllegalActionError) as info:
+        manual.muck(0)
+    assert info.value.rule == "P8"
+
+
 def test_to_show_names_the_next_in_p8_order__P8() -> None:
     hand = dealt(["7c2d", "KsKd", "QsQd"], "2c 7h 9d Jc 3h", auto_showdown=False)
     play(hand, "c", "c", "x", *["x"] * 6, "x", "r 4", "c", "c")

@@ -157,6 +157,9 @@ class ShowdownMixin(HandState):
         if self._runout:
             raise IllegalActionError(f"nobody can bet any more, so every live hand is shown: "
                                      f"{seat_name(p)} cannot muck", rule="P2", seat=p)
+        if self._all_live_all_in():
+            raise IllegalActionError(f"everybody is all-in, so every live hand is shown: "
+                                     f"{seat_name(p)} cannot muck", rule="P8", seat=p)
         mark = len(self._events)
         self._mucked[p] = True
         self._muck_order.append(p)
@@ -206,7 +209,8 @@ class ShowdownMixin(HandState):
                 if strict:
                     raise CardError(f"D11: {seat_name(p)}'s cards are unknown")
                 return  # the caller must show these
-            if not self._runout and self._muck_losers and len(self._board) == 5:
+            if (self._muck_losers and not self._runout and len(self._board) == 5
+                    and not self._all_live_all_in()):
                 if pots is None:
                     pots = self._final_pots()
                     strengths = self._strengths()
@@ -218,6 +222,12 @@ class ShowdownMixin(HandState):
             cards = (held[0], held[1])
             self._shown[p] = cards  # type: ignore[assignment]
             self._events.append(CardsShown(p, cards))  # type: ignore[arg-type]
+
+    def _all_live_all_in(self) -> bool:
+        """P8: when every live player is all-in, every live hand is shown."""
+        stacks = self._stacks
+        folded = self._folded
+        return not any(stacks[p] for p in range(self._n) if not folded[p])
 
     def _strengths(self) -> list[int | None]:
         """Hand strengths of every live hand whose cards are known (board complete).
