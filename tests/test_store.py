@@ -20,7 +20,7 @@ from feltro.errors import IllegalActionError, StoreError
 from feltro.events import HoleCardDealt
 from feltro.history import dumps, loads, replay
 from feltro.series import Series, SeriesConfig
-from feltro.store import SeriesStore, _chain, read_records
+from feltro.store import SeriesStore, _chain, read_records, series_hand_record
 
 CONFIG = SeriesConfig(players={1: "Ana", 3: "Rui", 4: "Zé", 7: "Inês"}, seat_count=8,
                       starting_stack=100)
@@ -340,30 +340,33 @@ def test_a_closed_store_refuses_to_write(tmp_path: Path) -> None:
 # --- PHH export ------------------------------------------------------------------------------
 
 
-def test_every_hand_exports_as_phh_that_replays_to_the_same_stacks__D8(tmp_path: Path) -> None:
+def test_every_hand_exports_as_phh_that_replays_to_the_same_stacks__D8() -> None:
     """Independent check through feltro.history: each exported hand, read back and replayed
     by the PHH reader, ends with the stacks the series recorded."""
     dead_buttons = 0
-    for seed in range(6):
-        path = tmp_path / f"series{seed}.db"
+    config = SeriesConfig(players={2: "Ana", 3: "Rui", 5: "Zé", 6: "Inês", 8: "Bea"},
+                          seat_count=9, starting_stack=30)
+    for seed in range(8):
+        series = Series.start(config, random.Random(seed))
         rng = random.Random(seed)
-        config = SeriesConfig(players={2: "Ana", 3: "Rui", 5: "Zé", 6: "Inês", 8: "Bea"},
-                              seat_count=9, starting_stack=30)
-        with SeriesStore.create(path, config, rng) as store:
-            while _step(store, rng):
-                pass
-            for summary in store.series.summaries:
-                record = loads(dumps(store.export_phh(summary.number)), strict=True)
-                assert record.hand == summary.number
-                assert record.seats == summary.seating.order
-                assert record.seat_count == 9
-                assert record.players == tuple(config.players[s]
-                                               for s in summary.seating.order)
-                assert record.user_fields["_button"] == summary.seating.button
-                dead_buttons += summary.seating.button not in summary.seating.order
-                outcome = replay(record)
-                assert outcome.finishing_stacks == summary.result.stacks
-                assert record.finishing_stacks == summary.result.stacks
+        while series.next_hand() is not None:
+            while series.in_hand:
+                legal = series.hand.legal  # type: ignore[union-attr]
+                choices: list[Action] = [legal.passive, Fold()]
+                if legal.max_raise_to is not None:
+                    choices.append(Raise(legal.max_raise_to))
+                series.act(rng.choice(choices))
+        for summary in series.summaries:
+            record = loads(dumps(series_hand_record(series, summary.number)), strict=True)
+            assert record.hand == summary.number
+            assert record.seats == summary.seating.order
+            assert record.seat_count == 9
+            assert record.players == tuple(config.players[s] for s in summary.seating.order)
+            assert record.user_fields["_button"] == summary.seating.button
+            dead_buttons += summary.seating.button not in summary.seating.order
+            outcome = replay(record)
+            assert outcome.finishing_stacks == summary.result.stacks
+            assert record.finishing_stacks == summary.result.stacks
     assert dead_buttons > 0
 
 
@@ -377,3 +380,25 @@ def test_export_of_a_hand_in_progress_and_unknown_hands(tmp_path: Path) -> None:
         assert sum(1 for a in record.actions if a.startswith("d dh")) == 8
         with pytest.raises(KeyError, match="hand 5"):
             store.export_phh(5)
+        while store.series.in_hand:
+            store.act(store.series.hand.legal.passive)  # type: ignore[union-attr]
+        finished = store.export_phh(1)
+        assert finished.finishing_stacks == replay(finished).finishing_stacks
+
+
+def test_application_notes_are_logged_in_order_and_replayed(tmp_path: Path) -> None:
+    path = tmp_path / "series.db"
+    with _new(path) as store:
+        store.note("host", {"action": "pause"})
+        store.next_hand()
+        store.note("away", {"seat": 3})
+        with pytest.raises(StoreError, match="not JSON"):
+            store.note("bad", {"when": object()})
+        with pytest.raises(StoreError, match="label"):
+            store.note("")
+        written = [(n.seq, n.body) for n in store.notes]
+    kinds = [r.kind for r in read_records(path)]
+    assert kinds[:4] == ["series", "note", "hand", "note"]
+    with SeriesStore.open(path) as store:
+        assert [(n.seq, n.body) for n in store.notes] == written
+        assert store.series.in_hand

@@ -17,6 +17,8 @@ Records (``kind``: JSON body):
 * ``hand_end``: ``hand``, ``stacks_after``, ``eliminated`` (seats, best place first).
 * ``stop``: the host asked to end the series before the next hand (G6).
 * ``series_end``: ``end`` (``"last_player"`` or ``"stopped"``), ``winners``, ``stacks``.
+* ``note``: ``label`` and ``data`` of an application's own record (a host action, a player
+  stepping away...), kept in order with the game; the series ignores it (:meth:`SeriesStore.note`).
 
 Derived records (``hand_end``, ``series_end``) are written in the same transaction as the
 record that caused them, and checked against the replay when the log is opened.
@@ -68,18 +70,15 @@ __all__ = [
 FORMAT = "feltro-series-log/1"
 """The ``format`` written in the ``meta`` table and in the ``series`` record."""
 
-_KINDS = frozenset({"series", "hand", "action", "hand_end", "stop", "series_end"})
+_KINDS = frozenset({"series", "hand", "action", "hand_end", "stop", "series_end", "note"})
 _GENESIS = "0" * 64
 
-_SCHEMA = """
-CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
-CREATE TABLE log (
-    seq   INTEGER PRIMARY KEY,
-    kind  TEXT NOT NULL,
-    body  TEXT NOT NULL,
-    chain TEXT NOT NULL
-);
-"""
+_SCHEMA = (
+    "CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)",
+    "CREATE TABLE log (seq INTEGER PRIMARY KEY, kind TEXT NOT NULL, body TEXT NOT NULL, "
+    "chain TEXT NOT NULL)",
+    f"INSERT INTO meta VALUES ('format', '{FORMAT}'), ('records', '0')",
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -112,15 +111,19 @@ class _WriterLock:
 
     def __init__(self, log_path: Path) -> None:
         self.path = log_path.with_name(log_path.name + ".lock")
-        handle: IO[str] = open(self.path, "a+", encoding="utf-8")  # noqa: SIM115 (held open)
+        try:
+            handle: IO[str] = open(self.path, "a+", encoding="utf-8")  # noqa: SIM115 (held)
+        except OSError as exc:
+            raise StoreError(f"{log_path}: cannot open the lock file {self.path} "
+                             f"({exc.strerror})") from None
         try:
             _lock_file(handle)
         except OSError:
             handle.seek(0)
             holder = handle.read().strip() or "unknown"
             handle.close()
-            raise StoreError(f"{log_path}: the series is already open for writing by another "
-                             f"process (pid {holder}); close it there first") from None
+            raise StoreError(f"{log_path}: the series is already open for writing (by pid "
+                             f"{holder}); close it there first") from None
         handle.seek(0)
         handle.truncate()
         handle.write(str(os.getpid()))
@@ -250,6 +253,8 @@ class SeriesStore:
         self._chain = chain
         self._hands: dict[int, _LoggedHand] = {}
         self._end_logged = False  # a series_end record has been read or written
+        self.notes: list[Record] = []
+        """The ``note`` records, in order (see :meth:`note`)."""
 
     # --- opening ------------------------------------------------------------------------------
 
@@ -275,14 +280,12 @@ class SeriesStore:
         lock = _WriterLock(path)
         try:
             connection = _connect(path)
-            connection.executescript(_SCHEMA)
-            connection.execute("INSERT INTO meta VALUES ('format', ?), ('records', '0')",
-                               (FORMAT,))
         except (sqlite3.Error, OSError) as exc:
             lock.release()
             raise StoreError(f"{path}: cannot create the series log ({exc})") from None
         store = cls(path, connection, lock, series, 0, _GENESIS)
-        store._append([("series", {
+        # The tables and the series record are one transaction: a crash leaves no half log.
+        store._append(prelude=_SCHEMA, batch=[("series", {
             "format": FORMAT,
             "config": config.to_dict(),
             "series_seed": str(series_seed),
@@ -354,7 +357,7 @@ class SeriesStore:
             return StoreError(f"{self.path}: {record.describe()}: {what} does not match the "
                               f"replay of the log")
 
-        if self._end_logged:
+        if self._end_logged and record.kind != "note":
             raise StoreError(f"{self.path}: {record.describe()} comes after the series ended")
         if record.kind == "hand":
             if series.in_hand:
@@ -381,6 +384,10 @@ class SeriesStore:
                 raise mismatch("the result")
         elif record.kind == "stop":
             series.request_stop()
+        elif record.kind == "note":
+            if not isinstance(body.get("label"), str) or not isinstance(body.get("data"), dict):
+                raise StoreError(f"{self.path}: {record.describe()} needs a label and data")
+            self.notes.append(record)
         elif record.kind == "series_end":
             if series.in_hand or series.next_hand() is not None:
                 raise StoreError(f"{self.path}: {record.describe()}: the series has not "
@@ -398,7 +405,7 @@ class SeriesStore:
             raise StoreError(f"{self.path}: the log is truncated after {last.describe()}: "
                              f"hand {series.hand_number} ended but its hand_end record is "
                              f"missing")
-        if series.outcome is not None and last.kind != "series_end":
+        if series.outcome is not None and not self._end_logged:
             raise StoreError(f"{self.path}: the log is truncated after {last.describe()}: "
                              f"the series ended but its series_end record is missing")
 
@@ -451,6 +458,25 @@ class SeriesStore:
         if not self.series.stop_requested and not self.series.is_over:
             self.series.request_stop()
             self._append([("stop", {})])
+
+    def note(self, label: str, data: Mapping[str, Any] | None = None) -> Record:
+        """Log an application record (``"host paused"``, ``"seat 3 away"``...) in order with the
+        game, committed before returning. The series ignores notes; :attr:`notes` has them.
+
+        :raises StoreError: if the store is closed, the write fails, or *data* is not JSON.
+        """
+        self._writable()
+        if not isinstance(label, str) or not label:
+            raise StoreError("a note needs a label")
+        body = {"label": label, "data": dict(data or {})}
+        try:
+            json.dumps(body)
+        except (TypeError, ValueError) as exc:
+            raise StoreError(f"note {label!r}: data is not JSON ({exc})") from None
+        self._append([("note", body)])
+        record = Record(self._records, "note", body)
+        self.notes.append(record)
+        return record
 
     def export_phh(self, number: int | None = None) -> HandRecord:
         """Hand *number* (default: the current or last hand) as a PHH record.
@@ -534,8 +560,10 @@ class SeriesStore:
             "stacks": _seat_map(outcome.stacks),
         }
 
-    def _append(self, batch: Sequence[tuple[str, Mapping[str, Any]]]) -> None:
-        """Append *batch* in one transaction, committed (fsync'd) before returning.
+    def _append(self, batch: Sequence[tuple[str, Mapping[str, Any]]],
+                prelude: Sequence[str] = ()) -> None:
+        """Append *batch* in one transaction (after the *prelude* statements), committed
+        (fsync'd) before returning.
 
         :raises StoreError: if the write fails; the store is closed then, because the series
             in memory is ahead of the log (resume from the log with :meth:`open`).
@@ -550,6 +578,8 @@ class SeriesStore:
             rows.append((count, kind, text, chain))
         try:
             connection.execute("BEGIN IMMEDIATE")
+            for statement in prelude:
+                connection.execute(statement)
             connection.executemany("INSERT INTO log VALUES (?, ?, ?, ?)", rows)
             connection.execute("UPDATE meta SET value = ? WHERE key = 'records'", (str(count),))
             connection.execute("COMMIT")
