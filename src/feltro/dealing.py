@@ -8,10 +8,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from feltro.cards import Card, CardsLike, parse_cards
+from feltro.cards import Card, CardsLike
 from feltro.errors import CardError, IllegalActionError
 from feltro.events import STREETS, BoardDealt, Event, HoleCardDealt
-from feltro.handstate import BOARD, BOARD_SIZES, DEALING, OVER, HandState
+from feltro.handstate import BOARD, BOARD_SIZES, DEALING, OVER, HandState, read_cards
 from feltro.legal import seat_name
 
 __all__ = ["DealingMixin"]
@@ -68,7 +68,7 @@ class DealingMixin(HandState):
                     "the board is complete" if len(self._board) == 5 else
                     "the betting round is not over")
             raise IllegalActionError(f"no board cards now: {what}", rule="D5")
-        new = parse_cards(cards)
+        new = read_cards(cards)
         size = BOARD_SIZES[self._street]
         if len(new) != size:
             raise CardError(f"D5: the {STREETS[self._street].value} is {size} card"
@@ -89,13 +89,13 @@ def _parse_maybe_cards(cards: object) -> list[Card | None]:
             if len(text) % 2:
                 raise CardError(f"unknown cards are written '??' each, not {cards!r}")
             return [None] * (len(text) // 2)
-        return list(parse_cards(text))
+        return list(read_cards(text))
     if isinstance(cards, int):
-        return list(parse_cards(cards))
+        return list(read_cards(cards))
     out: list[Card | None] = []
     for item in cards:  # type: ignore[attr-defined]
         if item is None:
             out.append(None)
         else:
-            out.extend(parse_cards(item))
+            out.extend(read_cards(item))
     return out

@@ -9,9 +9,9 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, Final
 
-from feltro.cards import Card
+from feltro.cards import Card, parse_cards
 from feltro.config import HandConfig
-from feltro.errors import CardError, IllegalActionError
+from feltro.errors import CardError, IllegalActionError, ParseError
 from feltro.events import Event
 from feltro.pots import Pot, build_pots
 
@@ -28,6 +28,20 @@ SHOWDOWN: Final = 3  # board complete, betting over: waiting for shows / mucks
 OVER: Final = 4
 
 BOARD_SIZES: Final = (0, 3, 1, 1)  # cards dealt when each street begins (D5)
+
+
+def read_cards(cards: object) -> tuple[Card, ...]:
+    """Cards from text, cards or ids, with D1 named when they are not 52-card-deck cards.
+
+    :raises ParseError: for text that names no card.
+    :raises CardError: for an id outside 0..51 or a card repeated within *cards*.
+    """
+    try:
+        return parse_cards(cards)  # type: ignore[arg-type]
+    except ParseError as exc:
+        raise ParseError(f"D1: {exc}") from None
+    except CardError as exc:
+        raise CardError(f"D1: {exc}") from None
 
 
 class HandState:

@@ -11,11 +11,11 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
-from feltro.cards import Card, CardsLike, format_cards, parse_cards
+from feltro.cards import Card, CardsLike, format_cards
 from feltro.errors import CardError, IllegalActionError
 from feltro.evaluator import hand_strength
 from feltro.events import CardsMucked, CardsShown, Event, HandEnded, PotAwarded
-from feltro.handstate import OVER, SHOWDOWN, HandState
+from feltro.handstate import OVER, SHOWDOWN, HandState, read_cards
 from feltro.legal import seat_name
 from feltro.pots import Pot, split_pot
 
@@ -132,7 +132,7 @@ class ShowdownMixin(HandState):
                 raise CardError(f"D11: {seat_name(p)}'s cards are unknown: say which they are")
             shown = tuple(c for c in held if c is not None)
         else:
-            shown = parse_cards(cards)
+            shown = read_cards(cards)
             if len(shown) != 2:
                 raise CardError(f"D11: a player shows both private cards, got {len(shown)}")
             known = [c for c in held if c is not None]
