@@ -15,6 +15,7 @@ from feltro.actions import Call, Raise
 from feltro.cards import Deck
 from feltro.errors import ConfigError, IllegalActionError
 from feltro.events import BlindPosted, HoleCardDealt
+from feltro.hand import Structure
 from feltro.series import End, Series, SeriesConfig, SeriesError, rank_by_stack
 
 T0 = datetime(2025, 1, 1, 21, 0, tzinfo=UTC)
@@ -69,6 +70,7 @@ def test_defaults_are_the_house_rules__G2() -> None:
         ({"ante": -1}, "ante"),
         ({"max_hands": 0}, "max_hands"),
         ({"stop_at": "23:30"}, "stop_at"),
+        ({"structure": "spread-limit"}, "unknown structure"),
     ],
 )
 def test_bad_amounts_are_refused__G2(options: dict[str, Any], message: str) -> None:
@@ -102,7 +104,7 @@ def test_bad_seats_are_refused__G1(players: dict[int, str], seat_count: int,
 def test_config_round_trips_through_its_dict() -> None:
     config = SeriesConfig(players={2: "Ana", 5: "Rui", 9: "Zé"}, seat_count=9,
                           starting_stack=500, small_blind=5, big_blind=10, ante=1,
-                          stop_at=T0, max_hands=40)
+                          stop_at=T0, max_hands=40, structure=Structure.POT_LIMIT)
     assert SeriesConfig.from_dict(config.to_dict()) == config
 
 

@@ -14,6 +14,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from feltro.bots import Bot, checked_action, make_bot
+from feltro.hand import Structure
 from feltro.series import End, HandSummary, Series, SeriesConfig
 
 
@@ -107,6 +108,8 @@ def series_setups(draw: st.DrawFn) -> tuple[SeriesConfig, int, list[str]]:
         big_blind=draw(st.sampled_from([2, 4])),
         ante=draw(st.sampled_from([0, 0, 1])),
         max_hands=300,
+        structure=draw(st.sampled_from([Structure.NO_LIMIT, Structure.NO_LIMIT,
+                                        Structure.POT_LIMIT, Structure.FIXED_LIMIT])),
     )
     kinds = draw(st.lists(st.sampled_from(["random", "tight", "station"]),
                           min_size=count, max_size=count))

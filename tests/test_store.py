@@ -16,8 +16,9 @@ import pytest
 
 from feltro.actions import Action, Fold, Raise
 from feltro.cards import Deck
-from feltro.errors import IllegalActionError, StoreError
+from feltro.errors import HistoryError, IllegalActionError, StoreError
 from feltro.events import HoleCardDealt
+from feltro.hand import Structure
 from feltro.history import dumps, loads, replay
 from feltro.series import Series, SeriesConfig
 from feltro.store import SeriesStore, _chain, read_records, series_hand_record
@@ -402,3 +403,29 @@ def test_application_notes_are_logged_in_order_and_replayed(tmp_path: Path) -> N
     with SeriesStore.open(path) as store:
         assert [(n.seq, n.body) for n in store.notes] == written
         assert store.series.in_hand
+
+
+@pytest.mark.parametrize("structure", [Structure.FIXED_LIMIT, Structure.NO_LIMIT])
+def test_structures_export_as_their_phh_variant__B10(structure: Structure) -> None:
+    config = SeriesConfig.with_players(3, starting_stack=40, structure=structure)
+    series = Series.start(config, random.Random(3))
+    rng = random.Random(3)
+    while series.next_hand() is not None:
+        while series.in_hand:
+            legal = series.hand.legal  # type: ignore[union-attr]
+            options: list[Action] = [legal.passive]
+            if legal.min_raise_to is not None:
+                options.append(Raise(legal.min_raise_to))
+            series.act(rng.choice(options))
+    for summary in series.summaries:
+        record = loads(dumps(series_hand_record(series, summary.number)), strict=True)
+        assert record.variant == ("FT" if structure is Structure.FIXED_LIMIT else "NT")
+        assert replay(record).finishing_stacks == summary.result.stacks
+
+
+def test_pot_limit_has_no_phh_variant() -> None:
+    config = SeriesConfig.with_players(3, structure=Structure.POT_LIMIT)
+    series = Series.start(config, random.Random(1))
+    series.next_hand()
+    with pytest.raises(HistoryError, match="pot-limit"):
+        series_hand_record(series)

@@ -47,7 +47,7 @@ from feltro.actions import Action
 from feltro.cards import Deck
 from feltro.errors import ConfigError, FeltroError
 from feltro.events import Event
-from feltro.hand import Hand, HandConfig, HandResult
+from feltro.hand import Hand, HandConfig, HandResult, Structure
 from feltro.table import (
     ButtonDraw,
     Seating,
@@ -112,6 +112,8 @@ class SeriesConfig:
     """The agreed stop time (G6): no hand starts at or after it; compare with ``now``."""
     max_hands: int | None = None
     """Stop after this many hands (G6 counted in hands; ``feltro simulate --stop-after-hands``)."""
+    structure: Structure = Structure.NO_LIMIT
+    """No-limit (G1, the house rule), or the pot-limit and fixed-limit variants (B10)."""
 
     def __post_init__(self) -> None:
         if not isinstance(self.players, Mapping):
@@ -131,6 +133,11 @@ class SeriesConfig:
             _positive_int("max_hands", self.max_hands)
         if self.stop_at is not None and not isinstance(self.stop_at, datetime):
             raise ConfigError(f"stop_at must be a datetime, got {self.stop_at!r}")
+        try:
+            object.__setattr__(self, "structure", Structure(self.structure))
+        except ValueError:
+            raise ConfigError(f"unknown structure {self.structure!r}: use one of "
+                              f"{', '.join(s.value for s in Structure)}") from None
         ordered = dict(sorted(self.players.items()))
         object.__setattr__(self, "players", MappingProxyType(ordered))
 
@@ -156,6 +163,7 @@ class SeriesConfig:
             "ante": self.ante,
             "stop_at": self.stop_at.isoformat() if self.stop_at else None,
             "max_hands": self.max_hands,
+            "structure": self.structure.value,
         }
 
     @classmethod
@@ -176,6 +184,7 @@ class SeriesConfig:
                 ante=data["ante"],
                 stop_at=datetime.fromisoformat(stop_at) if stop_at else None,
                 max_hands=data.get("max_hands"),
+                structure=data.get("structure", Structure.NO_LIMIT),
             )
         except (KeyError, TypeError, ValueError, AttributeError) as exc:
             if isinstance(exc, ConfigError):
@@ -438,6 +447,7 @@ class Series:
             blinds=seating.blinds(self.config.small_blind, self.config.big_blind),
             big_blind=self.config.big_blind,
             antes=(self.config.ante,) * len(seating.order) if self.config.ante else (),
+            structure=self.config.structure,
         )
         hand = Hand.start(config, Deck.shuffled(random.Random(seed)))
         self._current = _Current(number, seed, seating, dict(self._stacks), hand)

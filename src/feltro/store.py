@@ -51,9 +51,9 @@ from types import TracebackType
 from typing import IO, Any
 
 from feltro.actions import Action
-from feltro.errors import FeltroError, StoreError
+from feltro.errors import FeltroError, HistoryError, StoreError
 from feltro.events import ActionTaken, BoardDealt, CardsMucked, CardsShown, Event, HoleCardDealt
-from feltro.hand import Hand
+from feltro.hand import Hand, Structure
 from feltro.history.phh import HandRecord, format_phh_cards
 from feltro.series import Series, SeriesConfig
 from feltro.table import Seating
@@ -482,6 +482,7 @@ class SeriesStore:
         """Hand *number* (default: the current or last hand) as a PHH record.
 
         :raises KeyError: if hand *number* has not been dealt.
+        :raises HistoryError: for a pot-limit series (see :func:`phh_record`).
         """
         return series_hand_record(self.series, number)
 
@@ -595,15 +596,24 @@ class SeriesStore:
 
 
 def phh_record(hand: Hand, seating: Seating, config: SeriesConfig, number: int) -> HandRecord:
-    """One hand of a series as a PHH record (variant ``NT``).
+    """One hand of a series as a PHH record (variant ``NT``, or ``FT`` for fixed-limit).
 
     Besides the required fields it fills ``hand`` (the number), ``seats`` (the seat of each
     position), ``seat_count``, ``players`` (names by position), ``finishing_stacks`` once the
     hand is over, and the user field ``_button`` with the button's seat, which may be an empty
     seat (dead button, D8) and then is not ``seats[-1]``. Hole cards are dealt one per line in
     deal order (D4). Heads-up the forced bets are written in PHH's reversed order.
+
+    :raises HistoryError: for a pot-limit series (PHH has no pot-limit hold'em variant).
     """
     n = len(seating.order)
+    if config.structure is Structure.POT_LIMIT:
+        raise HistoryError("PHH has no pot-limit hold'em variant; only no-limit (NT) and "
+                           "fixed-limit (FT) hands can be exported")
+    stakes: dict[str, Any] = (
+        {"variant": "FT", "small_bet": config.big_blind, "big_bet": 2 * config.big_blind}
+        if config.structure is Structure.FIXED_LIMIT
+        else {"variant": "NT", "min_bet": config.big_blind})
     blinds = list(hand.config.blinds)
     antes = list(hand.config.antes) if hand.config.antes else [0] * n
     if n == 2:  # PHH applies the forced bets reversed heads-up (the button posts the small)
@@ -622,10 +632,9 @@ def phh_record(hand: Hand, seating: Seating, config: SeriesConfig, number: int) 
         elif isinstance(event, CardsMucked):
             actions.append(f"p{event.position + 1} sm")
     return HandRecord(
-        variant="NT",
+        **stakes,
         antes=tuple(antes),
         blinds_or_straddles=tuple(blinds),
-        min_bet=config.big_blind,
         starting_stacks=hand.config.stacks,
         actions=tuple(actions),
         hand=number,
@@ -641,6 +650,7 @@ def series_hand_record(series: Series, number: int | None = None) -> HandRecord:
     """Hand *number* of *series* (default: the current or last hand) as a PHH record.
 
     :raises KeyError: if hand *number* has not been dealt.
+    :raises HistoryError: for a pot-limit series (see :func:`phh_record`).
     """
     current = series.hand_number
     if number is None or number == current:
