@@ -159,6 +159,8 @@ def simulate(
             kinds = bot_kinds(bots, seats)
         except ValueError as error:
             raise typer.BadParameter(str(error), param_hint="--bots") from None
+        if store is not None:
+            kinds = _bots_of_the_log(store, kinds)
         if chosen_seed is not None:
             console.print(f"seed {chosen_seed}")
         with _jsonl(log) as sink:
@@ -179,7 +181,8 @@ def _open(players: int, seed: int | None, stop_after_hands: int | None, db: Path
 
     if db is not None and db.exists():
         store = SeriesStore.open(db)
-        console.print(f"resuming {db} at hand {store.series.hand_number}")
+        console.print(f"resuming {db} at hand {store.series.hand_number} (the players, blinds, "
+                      f"seed and bots are those of the log)")
         return store.series, store, None
     config = SeriesConfig.with_players(
         players, starting_stack=stack, small_blind=small_blind, big_blind=big_blind,
@@ -191,6 +194,19 @@ def _open(players: int, seed: int | None, stop_after_hands: int | None, db: Path
         store = SeriesStore.create(db, config, rng)
         return store.series, store, shown
     return Series.start(config, rng), None, shown
+
+
+_BOTS_NOTE = "simulate bots"
+
+
+def _bots_of_the_log(store: SeriesStore, kinds: dict[int, str]) -> dict[int, str]:
+    """The bots a logged simulation was started with (so a resumed run plays on the same way);
+    a new log records *kinds*."""
+    for note in store.notes:
+        if note.body["label"] == _BOTS_NOTE:
+            return {int(seat): str(kind) for seat, kind in note.body["data"].items()}
+    store.note(_BOTS_NOTE, {str(seat): kind for seat, kind in kinds.items()})
+    return kinds
 
 
 class _jsonl:  # noqa: N801 - used as a context manager, reads like a function
