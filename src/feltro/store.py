@@ -158,6 +158,19 @@ def _connect(path: Path) -> sqlite3.Connection:
     return connection
 
 
+def _database_error(path: Path, exc: sqlite3.Error) -> StoreError:
+    """The error for a file SQLite cannot read: a damaged log, or not a log at all."""
+    try:
+        with path.open("rb") as handle:
+            is_sqlite = handle.read(16) == b"SQLite format 3\x00"
+    except OSError:
+        is_sqlite = False
+    if is_sqlite:
+        return StoreError(f"{path}: the series log is damaged or truncated (SQLite: {exc}); "
+                          f"no record can be read, nothing was resumed")
+    return StoreError(f"{path}: not a feltro series log ({exc})")
+
+
 def _read_checked(connection: sqlite3.Connection, path: Path) -> list[Record]:
     """Every record, checked for format, numbering, checksums, JSON and the record count.
 
@@ -166,7 +179,7 @@ def _read_checked(connection: sqlite3.Connection, path: Path) -> list[Record]:
     try:
         meta = dict(connection.execute("SELECT key, value FROM meta").fetchall())
     except sqlite3.DatabaseError as exc:
-        raise StoreError(f"{path}: not a feltro series log ({exc})") from None
+        raise _database_error(path, exc) from None
     if meta.get("format") != FORMAT:
         raise StoreError(f"{path}: not a feltro series log (format {meta.get('format')!r})")
     records: list[Record] = []
@@ -310,7 +323,7 @@ class SeriesStore:
             try:
                 connection = _connect(path)
             except sqlite3.DatabaseError as exc:
-                raise StoreError(f"{path}: not a feltro series log ({exc})") from None
+                raise _database_error(path, exc) from None
             try:
                 records = _read_checked(connection, path)
                 store = cls._replay(path, connection, lock, records)
@@ -389,7 +402,12 @@ class SeriesStore:
                 raise StoreError(f"{self.path}: {record.describe()} needs a label and data")
             self.notes.append(record)
         elif record.kind == "series_end":
-            if series.in_hand or series.next_hand() is not None:
+            if not series.is_over and body.get("end") == "stopped" and not series.in_hand:
+                # A stop at the agreed time (G6) came from the clock, which a replay does not
+                # read: the record itself is the stop.
+                series.request_stop()
+                series.next_hand()
+            if not series.is_over:
                 raise StoreError(f"{self.path}: {record.describe()}: the series has not "
                                  f"ended in the replay")
             if self._series_end_body() != body:
