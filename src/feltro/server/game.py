@@ -1,0 +1,733 @@
+"""One table, synchronously: lobby, seats, host, absence and timers around a durable series.
+
+:class:`TableGame` is the server's pure-ish core (no asyncio, no sockets; time is passed in).
+Every method either refuses with a :class:`~feltro.server.protocol.ProtocolError` and changes
+nothing, or changes the table and has committed the change to disk before it returns: the cards
+and chips through :class:`feltro.store.SeriesStore` (the series log), everything else as a record
+of the server :class:`~feltro.server.journal.Journal`. :mod:`feltro.server.rooms` holds one lock
+around each call and sends the new views only after it returns.
+
+State is event-sourced: a change is a journal record applied by :meth:`TableGame._apply`, the
+same function that rebuilds a table after a restart. Where one step writes both logs, the order
+is chosen so that a crash between the two writes is harmless:
+
+* a timeout is journaled first (``timeout``), then its check or fold is played; on restart a
+  timeout whose action is missing is played again (:meth:`_reconcile`);
+* a manual action is played first, then its time-bank use is journaled (``timing``); a crash in
+  between gives the player their bank time back, never takes time away;
+* the host's "end" is journaled, then passed to the series; restart passes it again if needed.
+
+Timers are rebased on restart: the player to act gets a fresh action timer and the bank they
+had (the downtime is nobody's fault).
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter, OrderedDict
+from collections.abc import Iterable, Mapping
+from pathlib import Path
+from typing import Any, Final
+
+from feltro.actions import CHECK, FOLD, Action
+from feltro.bots import BOT_KINDS, Bot, make_bot
+from feltro.errors import ConfigError, FeltroError, IllegalActionError, StoreError
+from feltro.series import SeriesConfig
+from feltro.server.clock import Clock
+from feltro.server.journal import Journal, JournalRecord
+from feltro.server.model import (
+    BotTurn,
+    Identity,
+    SeatRequest,
+    SeatState,
+    TableSettings,
+    precheck,
+    series_has,
+    turn_index,
+)
+from feltro.server.protocol import ErrorCode, ProtocolError
+from feltro.server.security import hash_token, new_id, new_token
+from feltro.store import SeriesStore
+
+__all__ = ["TableGame"]
+
+MAX_PENDING_REQUESTS: Final = 20
+TIMEOUTS_TO_AWAY: Final = 3
+_RECENT_IDS: Final = 64
+_FALLBACK_RULE_CODES: Final = {
+    "B2": ErrorCode.NOT_YOUR_TURN,
+    "B3": ErrorCode.ILLEGAL_CHECK,
+    "B6": ErrorCode.ILLEGAL_AMOUNT,
+    "B7": ErrorCode.RAISE_CLOSED,
+    "B8": ErrorCode.RAISE_CLOSED,
+    "B10": ErrorCode.ILLEGAL_AMOUNT,
+}
+
+
+class TableGame:
+    """One table (see the module docstring). Build it with :meth:`create` or :meth:`restore`."""
+
+    def __init__(self, table_id: str, settings: TableSettings, journal: Journal,
+                 folder: Path, clock: Clock) -> None:
+        self.table_id = table_id
+        self.settings = settings
+        self.journal = journal
+        self.folder = folder
+        self.clock = clock
+        self.seats: dict[int, SeatState] = {}
+        self.requests: dict[str, SeatRequest] = {}
+        self.host_hash: str | None = None
+        self.host_seat: int | None = None
+        self.series_file: str | None = None
+        self.store: SeriesStore | None = None
+        self.paused = False
+        self.stop_logged = False
+        self.problem: str | None = None
+        """Why the table could not be resumed (it is then read-only)."""
+        self.created_at = ""
+        self._tokens: dict[str, Identity] = {}
+        self._bots: dict[int, Bot] = {}
+        self._last_timeout: tuple[int, int, int] | None = None
+        # Runtime only (rebuilt on restart):
+        self.connected: Counter[int] = Counter()
+        self.turn_key: tuple[int, int] | None = None
+        self.turn_started = 0.0
+        self.turn_grace = False
+        self.next_deal_at: float | None = None
+        self._bot_pending: tuple[int, int] | None = None
+        self._recent: dict[int, OrderedDict[str, None]] = {}
+
+    # --- creation and restart -------------------------------------------------------------
+
+    @classmethod
+    def create(cls, settings: TableSettings, journal: Journal, folder: Path,
+               clock: Clock) -> tuple[TableGame, str]:
+        """A new table in the lobby; returns it and the host token (shown once, never stored)."""
+        table_id = new_id(6)
+        token = new_token()
+        game = cls(table_id, settings, journal, folder, clock)
+        game._log("created", {"settings": settings.to_dict(), "host_hash": hash_token(token)})
+        return game, token
+
+    @classmethod
+    def restore(cls, table_id: str, records: Iterable[JournalRecord], journal: Journal,
+                folder: Path, clock: Clock) -> TableGame:
+        """Rebuild a table from its journal records and reopen its series log.
+
+        A table whose records or series log cannot be read comes back *broken*
+        (:attr:`problem` says why): visible, read-only, never half-resumed.
+
+        :raises ValueError: if the first record is not a ``created`` record.
+        """
+        items = list(records)
+        if not items or items[0].kind != "created":
+            raise ValueError(f"table {table_id}: the first record is not 'created'")
+        settings = TableSettings.from_dict(items[0].body["settings"])
+        game = cls(table_id, settings, journal, folder, clock)
+        try:
+            for record in items:
+                if record.kind == "corrupt":
+                    raise ValueError(f"server log record {record.seq} is damaged")
+                game._apply(record.kind, record.body)
+                if record.kind == "created":
+                    game.created_at = record.at
+        except (KeyError, TypeError, ValueError) as exc:
+            game.problem = f"the server log of this table cannot be replayed: {exc}"
+            return game
+        if game.series_file is not None:
+            try:
+                game.store = SeriesStore.open(folder / game.series_file)
+            except (FeltroError, OSError) as exc:
+                game.problem = f"the series log cannot be resumed: {exc}"
+                return game
+            game._make_bots()
+            game._reconcile()
+            game._after_series_change(clock.monotonic(), fresh_deal_delay=True)
+        return game
+
+    def _reconcile(self) -> None:
+        """Finish what a crash interrupted between the journal and the series log."""
+        store = self._store()
+        if self.stop_logged and not store.series.stop_requested:
+            store.request_stop()
+        if self._last_timeout is not None and store.series.in_hand:
+            seat, hand_no, turn = self._last_timeout
+            hand = store.series.hand
+            if (hand is not None and store.series.hand_number == hand_no
+                    and turn_index(hand) == turn and store.series.to_act == seat):
+                self._auto_act(seat)
+
+    def close(self) -> None:
+        """Close the series log (the journal belongs to the manager)."""
+        if self.store is not None:
+            self.store.close()
+
+    # --- the journal --------------------------------------------------------------------------
+
+    def _log(self, kind: str, body: Mapping[str, Any]) -> None:
+        at = self.clock.wall().isoformat()
+        self.journal.append(self.table_id, kind, body, at)
+        if kind == "created":
+            self.created_at = at
+        self._apply(kind, body)
+
+    def _apply(self, kind: str, body: Mapping[str, Any]) -> None:
+        """Apply one journal record (live, or replaying after a restart)."""
+        if kind == "created":
+            self.host_hash = body["host_hash"]
+            self._reindex()
+        elif kind == "requested":
+            self.requests[body["request_id"]] = SeatRequest(
+                body["request_id"], body["name"], body["token_hash"], body.get("seat"))
+            self._reindex()
+        elif kind == "granted":
+            request = self.requests[body["request_id"]]
+            request.status, request.seat = "accepted", body["seat"]
+            self.seats[body["seat"]] = SeatState(body["seat"], request.name, request.token_hash,
+                                                 bank_ms=self.settings.bank_seconds * 1000)
+            self._reindex()
+        elif kind == "refused":
+            self.requests[body["request_id"]].status = "refused"
+        elif kind == "bot_added":
+            self.seats[body["seat"]] = SeatState(body["seat"], body["name"], bot=body["kind"])
+        elif kind == "freed":
+            del self.seats[body["seat"]]
+            self._reindex()
+        elif kind == "removed":
+            seat = self.seats[body["seat"]]
+            seat.removed, seat.away, seat.away_reason = True, True, "removed"
+            seat.token_hash = None
+            self._reindex()
+        elif kind == "host_passed":
+            self.host_hash, self.host_seat = None, body["seat"]
+            self._reindex()
+        elif kind == "started":
+            self.series_file = body["series"]
+        elif kind == "paused":
+            self.paused = True
+        elif kind == "resumed":
+            self.paused = False
+        elif kind == "stop":
+            self.stop_logged = True
+        elif kind == "away":
+            seat = self.seats[body["seat"]]
+            seat.away, seat.away_reason = True, body["reason"]
+        elif kind == "back":
+            seat = self.seats[body["seat"]]
+            seat.away, seat.away_reason, seat.timeouts = False, None, 0
+        elif kind == "timeout":
+            seat = self.seats[body["seat"]]
+            seat.timeouts += 1
+            seat.bank_ms, seat.bank_hand = 0, body["hand"]
+            if body["away"]:
+                seat.away, seat.away_reason = True, "timeouts"
+            self._last_timeout = (body["seat"], body["hand"], body["turn"])
+        elif kind == "timing":
+            seat = self.seats[body["seat"]]
+            seat.bank_ms, seat.bank_hand = body["bank_ms"], body["hand"]
+            seat.timeouts = body["timeouts"]
+        else:
+            raise ValueError(f"unknown server record kind {kind!r}")
+
+    def _reindex(self) -> None:
+        tokens: dict[str, Identity] = {}
+        for request in self.requests.values():
+            if request.status != "accepted":
+                tokens[request.token_hash] = Identity("pending", request_id=request.request_id)
+        for seat in self.seats.values():
+            if seat.token_hash is not None:
+                tokens[seat.token_hash] = Identity("player", seat=seat.seat)
+        if self.host_hash is not None:
+            tokens[self.host_hash] = Identity("host")
+        self._tokens = tokens
+
+    # --- reading ------------------------------------------------------------------------------
+
+    def identify(self, token: str) -> Identity | None:
+        """Who *token* is at this table, or ``None``."""
+        return self._tokens.get(hash_token(token))
+
+    def identify_hash(self, token_hash: str) -> Identity | None:
+        """Like :meth:`identify` for a token already hashed."""
+        return self._tokens.get(token_hash)
+
+    def is_host(self, identity: Identity | None) -> bool:
+        """Whether *identity* holds the host role."""
+        if identity is None:
+            return False
+        return identity.role == "host" or (identity.role == "player"
+                                           and identity.seat is not None
+                                           and identity.seat == self.host_seat)
+
+    @property
+    def started(self) -> bool:
+        """Whether the series has started."""
+        return self.series_file is not None
+
+    @property
+    def is_over(self) -> bool:
+        """Whether the series has ended."""
+        return self.store is not None and self.store.series.is_over
+
+    @property
+    def status(self) -> str:
+        """``lobby``, ``playing``, ``paused`` (between hands), ``over`` or ``broken``."""
+        if self.problem is not None:
+            return "broken"
+        if not self.started:
+            return "lobby"
+        if self.is_over:
+            return "over"
+        if self.paused and not self.in_hand:
+            return "paused"
+        return "playing"
+
+    @property
+    def in_hand(self) -> bool:
+        """Whether a hand is being played."""
+        return self.store is not None and self.store.series.in_hand
+
+    def bank_ms(self, seat: int) -> int:
+        """*seat*'s time bank now (refilled at every new hand up to the maximum)."""
+        state = self.seats[seat]
+        hand_no = self.store.series.hand_number if self.store is not None else 0
+        refills = max(0, hand_no - state.bank_hand)
+        settings = self.settings
+        return min(max(state.bank_ms, settings.bank_max_seconds * 1000),
+                   state.bank_ms + refills * settings.bank_refill_seconds * 1000)
+
+    def deadlines(self) -> tuple[float, float] | None:
+        """``(end of the action time, final deadline)`` of the turn in progress (monotonic
+        seconds), or ``None`` when it has no timer (untimed table, bot, away seat)."""
+        action_seconds = self.settings.action_seconds
+        if action_seconds is None or self.turn_key is None or self.store is None:
+            return None
+        seat_no = self.store.series.to_act
+        if seat_no is None:
+            return None
+        seat = self.seats[seat_no]
+        if seat.bot is not None or seat.away:
+            return None
+        action_ends = self.turn_started + action_seconds
+        ends = action_ends + self.bank_ms(seat_no) / 1000
+        if self.turn_grace:
+            ends += self.settings.disconnect_grace_seconds
+        return action_ends, ends
+
+    def free_seats(self) -> list[int]:
+        """Unoccupied seat numbers."""
+        return [s for s in range(1, self.settings.seats + 1) if s not in self.seats]
+
+    def pending_requests(self) -> list[SeatRequest]:
+        """Requests waiting for the host, oldest first."""
+        return [r for r in self.requests.values() if r.status == "pending"]
+
+    # --- lobby --------------------------------------------------------------------------------
+
+    def join(self, name: str, seat: int | None, *, by_host: bool) -> tuple[SeatRequest, str]:
+        """Ask for a seat; returns the request and its token (the host's own is seated at once).
+
+        :raises ProtocolError: ``not_now`` after the start, ``wrong_seat``, ``seat_taken``,
+            ``table_full``, ``too_many_requests``.
+        """
+        self._require_lobby()
+        if seat is not None:
+            self._check_seat_number(seat)
+            if seat in self.seats:
+                raise ProtocolError(ErrorCode.SEAT_TAKEN, f"seat {seat} is taken")
+        if not self.free_seats():
+            raise ProtocolError(ErrorCode.TABLE_FULL, "every seat is taken")
+        if len(self.pending_requests()) >= MAX_PENDING_REQUESTS:
+            raise ProtocolError(ErrorCode.TOO_MANY_REQUESTS, "too many requests are waiting "
+                                "for the host")
+        token = new_token()
+        request_id = new_id(6)
+        self._log("requested", {"request_id": request_id, "name": name.strip(),
+                                "token_hash": hash_token(token), "seat": seat})
+        if by_host:
+            self.accept(request_id, seat)
+        return self.requests[request_id], token
+
+    def accept(self, request_id: str, seat: int | None) -> None:
+        """Seat a pending request.
+
+        :raises ProtocolError: ``not_now``, ``no_such_request``, ``wrong_seat``, ``seat_taken``,
+            ``table_full``.
+        """
+        self._require_lobby()
+        request = self._pending(request_id)
+        chosen = seat if seat is not None else request.seat
+        if chosen is None:
+            free = self.free_seats()
+            if not free:
+                raise ProtocolError(ErrorCode.TABLE_FULL, "every seat is taken")
+            chosen = free[0]
+        self._check_seat_number(chosen)
+        if chosen in self.seats:
+            raise ProtocolError(ErrorCode.SEAT_TAKEN, f"seat {chosen} is taken")
+        self._log("granted", {"request_id": request_id, "seat": chosen})
+
+    def refuse(self, request_id: str) -> None:
+        """Refuse a pending request.
+
+        :raises ProtocolError: ``no_such_request``.
+        """
+        self._pending(request_id)
+        self._log("refused", {"request_id": request_id})
+
+    def add_bot(self, kind: str, seat: int | None, name: str | None) -> int:
+        """Seat a bot before the start; returns its seat.
+
+        :raises ProtocolError: ``not_now``, ``bad_bot``, ``wrong_seat``, ``seat_taken``,
+            ``table_full``.
+        """
+        self._require_lobby()
+        if kind not in BOT_KINDS:
+            raise ProtocolError(ErrorCode.BAD_BOT, f"unknown bot {kind!r}: choose one of "
+                                f"{', '.join(BOT_KINDS)}")
+        if seat is None:
+            free = self.free_seats()
+            if not free:
+                raise ProtocolError(ErrorCode.TABLE_FULL, "every seat is taken")
+            seat = free[0]
+        self._check_seat_number(seat)
+        if seat in self.seats:
+            raise ProtocolError(ErrorCode.SEAT_TAKEN, f"seat {seat} is taken")
+        label = (name or f"{kind.capitalize()} {seat}").strip()
+        self._log("bot_added", {"seat": seat, "kind": kind, "name": label})
+        return seat
+
+    def remove(self, seat: int, *, bot: bool) -> None:
+        """Remove a bot (*bot*) or a player. Before the start the seat is freed; later the seat
+        is away for good (blinds posted, checks or folds) and a player's token is revoked.
+
+        :raises ProtocolError: ``wrong_seat`` (empty seat, not that kind, the host's own seat,
+            already removed), ``not_now`` once the series is over.
+        """
+        state = self._occupied(seat)
+        if (state.bot is not None) != bot:
+            raise ProtocolError(ErrorCode.WRONG_SEAT, f"seat {seat} is "
+                                f"{'a player' if bot else 'a bot'}: use "
+                                f"{'remove_player' if bot else 'remove_bot'}")
+        if seat == self.host_seat:
+            raise ProtocolError(ErrorCode.WRONG_SEAT, "that is the host's seat: pass the host "
+                                "role first")
+        if not self.started:
+            self._log("freed", {"seat": seat})
+            return
+        self._require_play()
+        if state.removed:
+            raise ProtocolError(ErrorCode.WRONG_SEAT, f"seat {seat} is already removed")
+        self._log("removed", {"seat": seat})
+
+    def pass_host(self, seat: int) -> None:
+        """Give the host role to the player in *seat*.
+
+        :raises ProtocolError: ``wrong_seat`` for an empty seat, a bot or a removed player.
+        """
+        state = self._occupied(seat)
+        if state.bot is not None or state.token_hash is None:
+            raise ProtocolError(ErrorCode.WRONG_SEAT, f"seat {seat} cannot be the host")
+        self._log("host_passed", {"seat": seat})
+
+    def start(self, now: float) -> None:
+        """Start the series with the seated players (their seats are fixed from now on).
+
+        :raises ProtocolError: ``not_now`` after the start or with fewer than two seats taken.
+        """
+        self._require_lobby()
+        if len(self.seats) < 2:
+            raise ProtocolError(ErrorCode.NOT_NOW, "a series needs at least two players")
+        settings = self.settings
+        options: dict[str, Any] = {
+            "players": {seat: state.name for seat, state in sorted(self.seats.items())},
+            "seat_count": settings.seats,
+            "starting_stack": settings.stack,
+            "small_blind": settings.small_blind,
+            "big_blind": settings.big_blind,
+            "ante": settings.ante,
+            "stop_at": settings.stop_at,
+            "max_hands": settings.max_hands,
+        }
+        if series_has("structure"):
+            options["structure"] = settings.structure
+        try:
+            config = SeriesConfig(**options)
+        except ConfigError as exc:
+            raise ProtocolError(ErrorCode.INVALID, str(exc)) from None
+        # The series log is created first and only then journaled: a crash in between leaves
+        # an unused file and a table still in its lobby, never a table without its series.
+        name = f"{self.table_id}.{new_id(4)}.series.sqlite"
+        store = SeriesStore.create(self.folder / name, config)
+        try:
+            self._log("started", {"series": name})
+        except StoreError:
+            store.close()
+            raise
+        self.store = store
+        self._make_bots()
+        self.next_deal_at = now
+
+    def _make_bots(self) -> None:
+        seed = random.SystemRandom()
+        self._bots = {seat: make_bot(state.bot, random.Random(seed.getrandbits(64)))
+                      for seat, state in self.seats.items() if state.bot is not None}
+
+    # --- host controls during play ------------------------------------------------------------
+
+    def pause(self) -> None:
+        """Pause before the next hand. :raises ProtocolError: ``not_now``."""
+        self._require_play()
+        if not self.paused:
+            self._log("paused", {})
+
+    def resume(self, now: float) -> None:
+        """Resume after a pause. :raises ProtocolError: ``not_now``."""
+        self._require_play()
+        if self.paused:
+            self._log("resumed", {})
+            if not self.in_hand:
+                self.next_deal_at = now
+
+    def end(self, now: float) -> None:
+        """End the series after the hand in progress (G6). :raises ProtocolError: ``not_now``."""
+        self._require_play()
+        if not self.stop_logged:
+            self._log("stop", {})
+        self._store().request_stop()
+        if not self.in_hand:
+            self.next_deal_at = now
+
+    def mark_away(self, seat: int, reason: str) -> None:
+        """Mark *seat* away (``reason``: ``"host"`` or ``"stepped_away"``).
+
+        :raises ProtocolError: ``not_now`` before the start, ``wrong_seat`` for an empty seat,
+            a bot or a removed player.
+        """
+        self._require_play()
+        state = self._occupied(seat)
+        if state.bot is not None or state.removed:
+            raise ProtocolError(ErrorCode.WRONG_SEAT, f"seat {seat} cannot be marked away")
+        if not state.away:
+            self._log("away", {"seat": seat, "reason": reason})
+
+    def come_back(self, seat: int) -> None:
+        """*seat* is back: it plays its own decisions again.
+
+        :raises ProtocolError: ``not_now`` before the start, ``wrong_seat`` if removed.
+        """
+        self._require_play()
+        state = self._occupied(seat)
+        if state.removed:
+            raise ProtocolError(ErrorCode.WRONG_SEAT, f"seat {seat} was removed by the host")
+        if state.away or state.timeouts:
+            self._log("back", {"seat": seat})
+
+    # --- playing ------------------------------------------------------------------------------
+
+    def act(self, seat: int, action_id: str, hand_no: int, turn: int, action: Action,
+            now: float) -> bool:
+        """Play *action* for *seat*; returns ``False`` if *action_id* was already applied.
+
+        :raises ProtocolError: ``not_now``, ``no_hand``, ``not_your_turn``, ``stale``,
+            ``illegal_check``, ``raise_closed``, ``illegal_amount``, ``illegal_action``.
+        """
+        recent = self._recent.setdefault(seat, OrderedDict())
+        if action_id in recent:
+            return False
+        self._require_play()
+        store = self._store()
+        series = store.series
+        hand = series.hand
+        if not series.in_hand or hand is None:
+            raise ProtocolError(ErrorCode.NO_HAND, "no hand is being played")
+        to_act = series.to_act
+        if seat != to_act:
+            raise ProtocolError(ErrorCode.NOT_YOUR_TURN, f"it is seat {to_act}'s turn, not "
+                                f"seat {seat}'s", rule="B2")
+        if (hand_no, turn) != self.turn_key:
+            now_hand, now_turn = self.turn_key or (0, 0)
+            raise ProtocolError(ErrorCode.STALE, f"that decision was for hand {hand_no} turn "
+                                f"{turn}; the turn now is hand {now_hand} turn {now_turn}")
+        precheck(action, hand.legal)
+        try:
+            store.act(action, seat)
+        except IllegalActionError as exc:
+            code = _FALLBACK_RULE_CODES.get(exc.rule, ErrorCode.ILLEGAL_ACTION)
+            raise ProtocolError(code, str(exc), rule=exc.rule) from None
+        recent[action_id] = None
+        if len(recent) > _RECENT_IDS:
+            recent.popitem(last=False)
+        self._note_own_decision(seat, hand_no, now)
+        self._after_series_change(now)
+        return True
+
+    def _note_own_decision(self, seat: int, hand_no: int, now: float) -> None:
+        """Journal what a player's own decision changed: bank time spent (the timer runs the
+        action time, then the bank, then any disconnect grace, which is free), the timeouts
+        count reset, and the return of an away player."""
+        state = self.seats[seat]
+        bank = self.bank_ms(seat)
+        used = 0
+        if self.settings.action_seconds is not None:
+            over_ms = int((now - self.turn_started - self.settings.action_seconds) * 1000)
+            used = max(0, min(bank, over_ms))
+        if state.away:
+            self._log("back", {"seat": seat})
+        if used or state.timeouts:
+            self._log("timing", {"seat": seat, "hand": hand_no, "bank_ms": bank - used,
+                                 "timeouts": 0})
+
+    def tick(self, now: float) -> bool:
+        """Do what is due at *now*: deal, auto-play away seats, time out. Returns whether the
+        table changed (then its views must be sent)."""
+        if self.problem is not None or self.store is None or self.store.series.is_over:
+            return False
+        series = self.store.series
+        if not series.in_hand:
+            if self.paused or self.next_deal_at is None or now < self.next_deal_at:
+                return False
+            self.next_deal_at = None
+            self.store.next_hand(self.clock.wall())
+            self._after_series_change(now)
+            return True
+        seat_no = series.to_act
+        if seat_no is None:  # pragma: no cover - a dealt hand always has someone to act
+            return False
+        seat = self.seats[seat_no]
+        if seat.away:
+            if now >= self.turn_started + self.settings.bot_seconds:
+                self._auto_act(seat_no)
+                self._after_series_change(now)
+                return True
+            return False
+        if seat.bot is not None:
+            return False
+        if self.connected[seat_no] == 0 and not self.turn_grace:
+            self.turn_grace = True
+        limits = self.deadlines()
+        if limits is None or now < limits[1]:
+            return False
+        assert self.turn_key is not None
+        count = seat.timeouts + 1
+        self._log("timeout", {"seat": seat_no, "hand": self.turn_key[0],
+                              "turn": self.turn_key[1],
+                              "away": count >= TIMEOUTS_TO_AWAY and not seat.away})
+        self._auto_act(seat_no)
+        self._after_series_change(now)
+        return True
+
+    def bot_turn(self, now: float) -> BotTurn | None:
+        """The bot decision due now, if any (each turn is handed out once)."""
+        if self.problem is not None or not self.in_hand or self.turn_key is None:
+            return None
+        store = self._store()
+        seat_no = store.series.to_act
+        if seat_no is None:
+            return None
+        state = self.seats[seat_no]
+        if state.bot is None or state.away or self._bot_pending == self.turn_key:
+            return None
+        if now < self.turn_started + self.settings.bot_seconds:
+            return None
+        hand = store.series.hand
+        seating = store.series.seating
+        assert hand is not None
+        assert seating is not None
+        self._bot_pending = self.turn_key
+        return BotTurn(seat_no, self.turn_key, self._bots[seat_no],
+                       hand.view(seating.position_of(seat_no)), hand.legal)
+
+    def bot_act(self, turn: BotTurn, action: Action | None, now: float) -> bool:
+        """Apply a bot's decision if its turn is still the current one (an illegal or missing
+        answer becomes check, else fold). Returns whether the table changed."""
+        if self._bot_pending == turn.key:
+            self._bot_pending = None
+        if self.turn_key != turn.key or not self.in_hand:
+            return False
+        store = self._store()
+        if store.series.to_act != turn.seat:  # pragma: no cover - same key, same actor
+            return False
+        if action is None or action not in turn.legal:
+            action = CHECK if turn.legal.can_check else FOLD
+        store.act(action, turn.seat)
+        self._after_series_change(now)
+        return True
+
+    def _auto_act(self, seat: int) -> None:
+        """Check if free, else fold: for timeouts and away seats."""
+        store = self._store()
+        hand = store.series.hand
+        assert hand is not None
+        store.act(CHECK if hand.legal.can_check else FOLD, seat)
+
+    def _after_series_change(self, now: float, *, fresh_deal_delay: bool = False) -> None:
+        store = self._store()
+        series = store.series
+        if series.is_over:
+            self.turn_key = None
+            self.next_deal_at = None
+            return
+        hand = series.hand
+        if series.in_hand and hand is not None:
+            key = (series.hand_number, turn_index(hand))
+            if key != self.turn_key:
+                self.turn_key = key
+                self.turn_started = now
+                to_act = series.to_act
+                self.turn_grace = to_act is not None and self.connected[to_act] == 0
+            return
+        self.turn_key = None
+        if self.next_deal_at is None or fresh_deal_delay:
+            delay = self.settings.between_hands_seconds if series.hand_number else 0.0
+            self.next_deal_at = now + delay
+
+    # --- helpers ------------------------------------------------------------------------------
+
+    def note_connections(self, seat: int, count: int) -> None:
+        """The room tells how many connections *seat* has; a drop during its turn earns the
+        disconnect grace once."""
+        self.connected[seat] = count
+        if count == 0 and self.in_hand and self._store().series.to_act == seat:
+            self.turn_grace = True
+
+    def _store(self) -> SeriesStore:
+        if self.store is None:
+            raise ProtocolError(ErrorCode.NOT_NOW, "the series has not started")
+        return self.store
+
+    def _require_lobby(self) -> None:
+        self._require_intact()
+        if self.started:
+            raise ProtocolError(ErrorCode.NOT_NOW, "the series has started")
+
+    def _require_play(self) -> None:
+        self._require_intact()
+        if not self.started:
+            raise ProtocolError(ErrorCode.NOT_NOW, "the series has not started")
+        if self.is_over:
+            raise ProtocolError(ErrorCode.NOT_NOW, "the series is over")
+
+    def _require_intact(self) -> None:
+        if self.problem is not None:
+            raise ProtocolError(ErrorCode.BROKEN_TABLE, self.problem)
+
+    def _check_seat_number(self, seat: int) -> None:
+        if not 1 <= seat <= self.settings.seats:
+            raise ProtocolError(ErrorCode.WRONG_SEAT, f"this table has seats 1 to "
+                                f"{self.settings.seats}")
+
+    def _occupied(self, seat: int) -> SeatState:
+        self._require_intact()
+        self._check_seat_number(seat)
+        state = self.seats.get(seat)
+        if state is None:
+            raise ProtocolError(ErrorCode.WRONG_SEAT, f"seat {seat} is empty")
+        return state
+
+    def _pending(self, request_id: str) -> SeatRequest:
+        self._require_intact()
+        request = self.requests.get(request_id)
+        if request is None or request.status != "pending":
+            raise ProtocolError(ErrorCode.NO_SUCH_REQUEST, "no such pending request")
+        return request

@@ -1,0 +1,590 @@
+"""The websocket protocol, version 1: every message a client may send, validated with pydantic,
+the messages the server sends, and the error codes.
+
+Messages are JSON objects keyed by ``type`` (``docs/protocol.md`` shows each one with an
+example). Client messages are parsed with :func:`parse_client_message`, which refuses anything
+that is not exactly one of the models below (unknown fields, wrong types, out-of-range numbers,
+over-long strings). Server messages are built as plain JSON by :mod:`feltro.server.views` for
+speed; the ``*Out`` models here describe them, and the tests validate every frame the server
+sends against them.
+"""
+
+from __future__ import annotations
+
+import json
+from enum import StrEnum
+from typing import Annotated, Any, Final, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError, model_validator
+
+__all__ = [
+    "MAX_MESSAGE_BYTES",
+    "PROTOCOL_VERSION",
+    "ClientMessage",
+    "CreateTable",
+    "ErrorCode",
+    "ProtocolError",
+    "ServerMessage",
+    "error_frame",
+    "parse_client_message",
+]
+
+PROTOCOL_VERSION: Final = 1
+"""Sent in ``welcome`` and required in ``hello``; bumped on any incompatible change."""
+
+MAX_MESSAGE_BYTES: Final = 4096
+"""Client messages longer than this are refused (``too_large``) without being parsed."""
+
+Lang = Literal["en", "pt-PT", "pt-BR"]
+Seat = Annotated[int, Field(ge=1, le=10)]
+Name = Annotated[str, Field(min_length=1, max_length=24, pattern=r"^[^\x00-\x1f\x7f]+$")]
+Ident = Annotated[str, Field(min_length=1, max_length=64, pattern=r"^[A-Za-z0-9_.:-]+$")]
+Token = Annotated[str, Field(min_length=16, max_length=128)]
+Chips = Annotated[int, Field(ge=1, le=1_000_000_000)]
+
+
+class ErrorCode(StrEnum):
+    """Why the server refused a message. The message changed nothing."""
+
+    BAD_JSON = "bad_json"
+    """The frame is not a JSON object."""
+    TOO_LARGE = "too_large"
+    """The frame is longer than :data:`MAX_MESSAGE_BYTES`."""
+    UNKNOWN_TYPE = "unknown_type"
+    """No ``type``, or a ``type`` this protocol does not have."""
+    INVALID = "invalid"
+    """A known type with missing, extra or out-of-range fields."""
+    UNSUPPORTED_PROTOCOL = "unsupported_protocol"
+    """``hello`` asked for a protocol version this server does not speak."""
+    HELLO_FIRST = "hello_first"
+    """Anything but ``hello`` (or ``ping``) before ``hello``."""
+    ALREADY_IDENTIFIED = "already_identified"
+    """A second ``hello`` on the same connection."""
+    BAD_TOKEN = "bad_token"
+    """The token belongs to no seat, request or host of this table (or was revoked)."""
+    NOT_HOST = "not_host"
+    """A host command from a connection without the host role."""
+    NOT_SEATED = "not_seated"
+    """A player command from a connection that holds no seat."""
+    WRONG_SEAT = "wrong_seat"
+    """The message names a seat that is not the sender's, or a seat that cannot be used so."""
+    SEAT_TAKEN = "seat_taken"
+    """The seat asked for is occupied."""
+    TABLE_FULL = "table_full"
+    """Every seat is occupied."""
+    NO_SUCH_REQUEST = "no_such_request"
+    """``accept``/``refuse`` named a request that is not pending."""
+    TOO_MANY_REQUESTS = "too_many_requests"
+    """Too many seat requests are pending at this table, or this connection already has one."""
+    NOT_NOW = "not_now"
+    """Not in this phase of the table (joining after the start, pausing in the lobby...)."""
+    NO_HAND = "no_hand"
+    """An action while no hand is being played."""
+    NOT_YOUR_TURN = "not_your_turn"
+    """An action from a seat that is not the one to act (B2)."""
+    STALE = "stale"
+    """An action for a turn that is over (``hand``/``turn`` do not match): it was not applied."""
+    ILLEGAL_CHECK = "illegal_check"
+    """A check facing a bet (B3)."""
+    ILLEGAL_AMOUNT = "illegal_amount"
+    """A bet or raise total outside the legal range (B6, B7, B10)."""
+    RAISE_CLOSED = "raise_closed"
+    """Raising is not open to this player now (B7 no chips, B8 not reopened, B10 capped)."""
+    ILLEGAL_ACTION = "illegal_action"
+    """Another rule refused the action; ``rule`` says which."""
+    BAD_BOT = "bad_bot"
+    """``add_bot`` named a bot kind the server does not have."""
+    RATE_LIMITED = "rate_limited"
+    """Too many messages on this connection; this one was dropped."""
+    BROKEN_TABLE = "broken_table"
+    """The table's log could not be resumed; it is read-only (the reason says why)."""
+    INTERNAL = "internal"
+    """An unexpected server error; it was logged, nothing changed."""
+
+
+class ProtocolError(Exception):
+    """A refusal to send back to the client as an ``error`` message."""
+
+    def __init__(self, code: ErrorCode, reason: str, *, rule: str | None = None) -> None:
+        super().__init__(f"{code}: {reason}")
+        self.code = code
+        self.reason = reason
+        self.rule = rule
+
+
+# --- client -> server ----------------------------------------------------------------------
+
+
+class _In(BaseModel):
+    model_config = ConfigDict(extra="forbid", strict=True, frozen=True)
+
+    id: Ident | None = None
+    """Chosen by the client; echoed as ``ref`` in the ``ack`` or ``error`` that answers."""
+
+
+class Hello(_In):
+    """First message on every connection: who is this?"""
+
+    type: Literal["hello"]
+    protocol: int
+    role: Literal["player", "host", "spectator"]
+    token: Token | None = None
+    """The seat token (``player``) or the host token (``host``); none for a spectator."""
+    lang: Lang = "en"
+
+    @model_validator(mode="after")
+    def _token_for_role(self) -> Hello:
+        if self.role == "spectator" and self.token is not None:
+            raise ValueError("a spectator sends no token")
+        if self.role != "spectator" and self.token is None:
+            raise ValueError(f"role {self.role!r} needs a token")
+        return self
+
+
+class SetLang(_In):
+    """Change the language of hand names for this connection."""
+
+    type: Literal["set_lang"]
+    lang: Lang
+
+
+class Join(_In):
+    """Ask for a seat (before the start). The host's own request is accepted at once."""
+
+    type: Literal["join"]
+    name: Name
+    seat: Seat | None = None
+
+
+class Act(_In):
+    """Play an action for the sender's seat. ``id`` is required: a resent ``id`` applies once."""
+
+    type: Literal["act"]
+    id: Ident
+    hand: Annotated[int, Field(ge=1, le=10_000_000)]
+    turn: Annotated[int, Field(ge=0, le=100_000)]
+    """From the ``legal`` block of the state the decision was made on."""
+    action: Literal["fold", "check", "call", "raise"]
+    to: Chips | None = None
+    """The total for this street ("raise to"); required for ``raise`` (a first bet too)."""
+    seat: Seat | None = None
+    """Optional; when given it must be the sender's seat."""
+
+    @model_validator(mode="after")
+    def _amount_for_raise(self) -> Act:
+        if (self.action == "raise") != (self.to is not None):
+            raise ValueError("'to' is required for a raise and only for a raise")
+        return self
+
+
+class StepAway(_In):
+    """The sender's seat goes away: blinds still posted, it checks or folds."""
+
+    type: Literal["away"]
+
+
+class ComeBack(_In):
+    """The sender's seat is back."""
+
+    type: Literal["back"]
+
+
+class Ping(_In):
+    """Keep-alive; answered with ``pong``."""
+
+    type: Literal["ping"]
+    t: Annotated[int, Field(ge=0, le=2**53)] | None = None
+
+
+class Accept(_In):
+    """Host: seat a pending request (in the seat asked for, *seat*, or the first free one)."""
+
+    type: Literal["accept"]
+    request_id: Ident
+    seat: Seat | None = None
+
+
+class Refuse(_In):
+    """Host: refuse a pending request."""
+
+    type: Literal["refuse"]
+    request_id: Ident
+
+
+class AddBot(_In):
+    """Host, before the start: seat a bot of *kind*."""
+
+    type: Literal["add_bot"]
+    kind: Annotated[str, Field(min_length=1, max_length=24, pattern=r"^[a-z0-9_-]+$")]
+    seat: Seat | None = None
+    name: Name | None = None
+
+
+class RemoveBot(_In):
+    """Host: remove a bot (before the start: the seat is freed; later: it checks or folds)."""
+
+    type: Literal["remove_bot"]
+    seat: Seat
+
+
+class RemovePlayer(_In):
+    """Host: remove a player (before the start: the seat is freed; later: the seat is away for
+    good, its token revoked; its chips stay in play, no stack edits)."""
+
+    type: Literal["remove_player"]
+    seat: Seat
+
+
+class MarkAway(_In):
+    """Host: mark a player away."""
+
+    type: Literal["mark_away"]
+    seat: Seat
+
+
+class PassHost(_In):
+    """Host: give the host role to the player in *seat* (their seat token becomes the host's)."""
+
+    type: Literal["pass_host"]
+    seat: Seat
+
+
+class Start(_In):
+    """Host: start the series (two or more seats occupied)."""
+
+    type: Literal["start"]
+
+
+class Pause(_In):
+    """Host: pause before the next hand (the hand in progress is finished)."""
+
+    type: Literal["pause"]
+
+
+class Resume(_In):
+    """Host: resume after a pause."""
+
+    type: Literal["resume"]
+
+
+class EndSeries(_In):
+    """Host: end the series when the hand in progress ends (G6: biggest stack wins)."""
+
+    type: Literal["end"]
+
+
+ClientMessage = Annotated[
+    Hello | SetLang | Join | Act | StepAway | ComeBack | Ping | Accept | Refuse | AddBot
+    | RemoveBot | RemovePlayer | MarkAway | PassHost | Start | Pause | Resume | EndSeries,
+    Field(discriminator="type"),
+]
+HOST_TYPES: Final = frozenset({"accept", "refuse", "add_bot", "remove_bot", "remove_player",
+                               "mark_away", "pass_host", "start", "pause", "resume", "end"})
+CLIENT_TYPES: Final = HOST_TYPES | {"hello", "set_lang", "join", "act", "away", "back", "ping"}
+
+_CLIENT = TypeAdapter[Any](ClientMessage)
+
+
+def parse_client_message(text: str | bytes) -> BaseModel:
+    """One client message, validated.
+
+    :raises ProtocolError: ``too_large``, ``bad_json``, ``unknown_type`` or ``invalid``.
+    """
+    if len(text) > MAX_MESSAGE_BYTES:
+        raise ProtocolError(ErrorCode.TOO_LARGE,
+                            f"messages are limited to {MAX_MESSAGE_BYTES} bytes")
+    try:
+        data = json.loads(text)
+    except (ValueError, UnicodeDecodeError):
+        raise ProtocolError(ErrorCode.BAD_JSON, "not JSON") from None
+    if not isinstance(data, dict):
+        raise ProtocolError(ErrorCode.BAD_JSON, "a message is a JSON object")
+    kind = data.get("type")
+    if not isinstance(kind, str) or kind not in CLIENT_TYPES:
+        shown = kind[:32] if isinstance(kind, str) else kind if kind is None else "?"
+        raise ProtocolError(ErrorCode.UNKNOWN_TYPE, f"unknown message type {shown!r}")
+    try:
+        message: BaseModel = _CLIENT.validate_python(data)
+    except ValidationError as exc:
+        first = exc.errors(include_url=False, include_input=False)[0]
+        where = ".".join(str(part) for part in first["loc"][1:]) or kind
+        raise ProtocolError(ErrorCode.INVALID, f"{kind}: {where}: {first['msg']}") from None
+    return message
+
+
+def error_frame(code: ErrorCode, reason: str, *, ref: str | None = None,
+                rule: str | None = None) -> str:
+    """The JSON text of an ``error`` message."""
+    body: dict[str, Any] = {"type": "error", "code": code.value, "reason": reason}
+    if ref is not None:
+        body["ref"] = ref
+    if rule is not None:
+        body["rule"] = rule
+    return json.dumps(body, separators=(",", ":"))
+
+
+# --- HTTP -------------------------------------------------------------------------------------
+
+
+class CreateTable(BaseModel):
+    """``POST /api/tables``: the host's choices. Defaults are the house rules (G2)."""
+
+    model_config = ConfigDict(extra="forbid", strict=True, frozen=True)
+
+    name: Name = "Home game"
+    seats: Annotated[int, Field(ge=2, le=10)] = 6
+    stack: Annotated[int, Field(ge=1, le=1_000_000)] = 200
+    small_blind: Annotated[int, Field(ge=1, le=100_000)] = 1
+    big_blind: Annotated[int, Field(ge=1, le=100_000)] = 2
+    ante: Annotated[int, Field(ge=0, le=100_000)] = 0
+    structure: Literal["no-limit", "pot-limit", "fixed-limit"] = "no-limit"
+    stop_at: Annotated[str, Field(max_length=40)] | None = None
+    """ISO 8601 with a time zone, e.g. ``"2026-05-01T23:30:00+01:00"``."""
+    max_hands: Annotated[int, Field(ge=1, le=100_000)] | None = None
+    action_seconds: Annotated[int, Field(ge=5, le=600)] | None = 30
+    """Seconds per decision; ``null`` for an untimed kitchen-table game."""
+    bank_seconds: Annotated[int, Field(ge=0, le=3600)] = 60
+    """The time bank each player starts with."""
+    bank_refill_seconds: Annotated[int, Field(ge=0, le=600)] = 5
+    """Added to every bank at each new hand, up to ``bank_max_seconds``."""
+    bank_max_seconds: Annotated[int, Field(ge=0, le=3600)] = 120
+    disconnect_grace_seconds: Annotated[int, Field(ge=0, le=600)] = 30
+    """Extra time for a player whose connection dropped during their turn."""
+    between_hands_seconds: Annotated[float, Field(ge=0, le=60)] = 4.0
+    bot_seconds: Annotated[float, Field(ge=0, le=30)] = 1.0
+    """How long bots (and away seats) seem to think."""
+
+    @model_validator(mode="after")
+    def _blinds(self) -> CreateTable:
+        if self.big_blind < self.small_blind:
+            raise ValueError("the big blind cannot be smaller than the small blind")
+        if self.bank_max_seconds < self.bank_seconds:
+            raise ValueError("bank_max_seconds cannot be below bank_seconds")
+        return self
+
+
+# --- server -> client (descriptions; views.py builds them) -------------------------------------
+
+
+class _Out(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class WelcomeOut(_Out):
+    type: Literal["welcome"]
+    protocol: int
+    table_id: str
+    role: Literal["player", "host", "spectator", "pending"]
+    seat: int | None
+    host: bool
+    boot: str
+    """Changes when the server restarts (versions start again)."""
+    ref: str | None = None
+
+
+class SeatRequestOut(_Out):
+    type: Literal["seat_request"]
+    request_id: str
+    status: Literal["pending", "accepted", "refused"]
+    seat: int | None
+    token: str | None = None
+    """Only in the first answer to ``join``, only to the connection that asked: keep it."""
+    ref: str | None = None
+
+
+class AckOut(_Out):
+    type: Literal["ack"]
+    ref: str | None
+    duplicate: bool = False
+
+
+class ErrorOut(_Out):
+    type: Literal["error"]
+    code: ErrorCode
+    reason: str
+    ref: str | None = None
+    rule: str | None = None
+
+
+class PongOut(_Out):
+    type: Literal["pong"]
+    t: int | None
+    server_time: int
+
+
+class ByeOut(_Out):
+    type: Literal["bye"]
+    reason: str
+
+
+class SeatOut(_Out):
+    seat: int
+    occupied: bool
+    name: str | None = None
+    bot: str | None = None
+    stack: int | None = None
+    bet: int | None = None
+    committed: int | None = None
+    in_hand: bool = False
+    has_cards: bool = False
+    folded: bool = False
+    all_in: bool = False
+    out: bool = False
+    place: int | None = None
+    away: bool = False
+    removed: bool = False
+    connected: bool = False
+    host: bool = False
+    button: bool = False
+    small_blind: bool = False
+    big_blind: bool = False
+    shown: list[str] | None = None
+    mucked: bool = False
+    last_action: dict[str, Any] | None = None
+
+
+class PotOut(_Out):
+    amount: int
+    eligible: list[int]
+    winners: list[int] | None = None
+    shares: list[int] | None = None
+
+
+class ShowOut(_Out):
+    seat: int
+    cards: list[str] | None
+    mucked: bool
+    hand_name: str | None
+
+
+class HandOut(_Out):
+    number: int
+    street: str
+    board: list[str]
+    pots: list[PotOut]
+    pot_total: int
+    current_bet: int
+    to_act: int | None
+    turn: int
+    button: int
+    button_is_dead: bool
+    small_blind: int | None
+    big_blind: int
+    log: list[dict[str, Any]]
+    showdown: list[ShowOut]
+    over: bool
+    returned: dict[str, int] | None
+    net: dict[str, int] | None
+    last_hand: bool
+
+
+class TimerOut(_Out):
+    seat: int
+    hand: int
+    turn: int
+    started_at: int
+    action_ends_at: int
+    ends_at: int
+    bank_ms: int
+    grace: bool
+    server_time: int
+
+
+class StandingOut(_Out):
+    place: int
+    seat: int
+    name: str
+    bot: str | None
+    stack: int
+    out_in_hand: int | None
+
+
+class EliminationOut(_Out):
+    seat: int
+    name: str
+    place: int
+    hand: int
+
+
+class StopOut(_Out):
+    at: str | None
+    remaining_s: int | None
+    requested: bool
+    last_hand: bool
+
+
+class OutcomeOut(_Out):
+    end: str
+    winners: list[int]
+    names: list[str]
+    stacks: dict[str, int]
+    hands: int
+
+
+class TableOut(_Out):
+    id: str
+    name: str
+    status: Literal["lobby", "playing", "paused", "over", "broken"]
+    settings: dict[str, Any]
+    seats: list[SeatOut]
+    hand: HandOut | None
+    timer: TimerOut | None
+    standings: list[StandingOut]
+    eliminations: list[EliminationOut]
+    stop: StopOut
+    outcome: OutcomeOut | None
+    paused: bool
+    pause_pending: bool
+    next_hand_at: int | None
+    hands_played: int
+    problem: str | None
+
+
+class LegalOut(_Out):
+    hand: int
+    turn: int
+    fold: bool
+    check: bool
+    call: int
+    raise_: dict[str, int] | None = Field(alias="raise")
+    refusals: dict[str, str]
+
+
+class RequestOut(_Out):
+    request_id: str
+    name: str
+    seat: int | None
+
+
+class YouOut(_Out):
+    role: Literal["player", "host", "spectator", "pending"]
+    seat: int | None
+    name: str | None
+    host: bool
+    lang: str
+    hole: list[str] | None
+    hand_name: str | None
+    legal: LegalOut | None
+    away: bool
+    bank_ms: int | None
+    timeouts: int
+    request: dict[str, Any] | None
+    requests: list[RequestOut] | None
+    bots: list[str] | None
+
+
+class StateOut(_Out):
+    type: Literal["state"]
+    version: int
+    boot: str
+    server_time: int
+    table: TableOut
+    you: YouOut
+
+
+ServerMessage = Annotated[
+    WelcomeOut | SeatRequestOut | AckOut | ErrorOut | PongOut | ByeOut | StateOut,
+    Field(discriminator="type"),
+]
+SERVER_MESSAGE = TypeAdapter[Any](ServerMessage)
+"""Validates a server frame (used by the tests on every frame)."""

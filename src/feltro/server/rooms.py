@@ -1,0 +1,519 @@
+"""Rooms: a table's connections around its :class:`~feltro.server.game.TableGame`.
+
+One :class:`asyncio.Lock` per room guards one synchronous core step (a message, a tick, a bot's
+decision). Inside it nothing awaits: the step runs, its records are committed, and the new views
+are *queued* for every connection. Sending happens afterwards, in each connection's own writer
+task (:class:`Connection`), so a slow phone never holds up the table: when a receiver falls
+behind, its queued ``state`` messages collapse into the newest one (each ``state`` is complete).
+
+The :class:`RoomManager` loads every table at start (resuming them exactly where their logs end),
+runs the ticker that deals hands, plays timeouts and away seats, and runs bots in a worker thread
+(a strong bot may think for a while; the table stays responsive meanwhile).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+from collections import defaultdict, deque
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from pydantic import BaseModel
+
+from feltro.actions import Action
+from feltro.bots import checked_action
+from feltro.errors import StoreError
+from feltro.server import protocol as p
+from feltro.server.clock import Clock, epoch_ms
+from feltro.server.game import TableGame
+from feltro.server.journal import Journal, JournalRecord
+from feltro.server.model import BotTurn, Identity, TableSettings, parse_action
+from feltro.server.protocol import ErrorCode, ProtocolError, error_frame
+from feltro.server.security import TokenBucket, hash_token, new_id
+from feltro.server.views import state_frame, table_view, you_view
+
+__all__ = ["Connection", "Room", "RoomManager"]
+
+log = logging.getLogger("feltro.server")
+
+MAX_QUEUED = 256
+"""A connection this far behind (not counting collapsed states) is closed."""
+FLOOD_LIMIT = 200
+"""A connection whose messages were refused this many times is closed."""
+
+FrameObserver = Callable[["Connection", str, TableGame], None]
+
+
+def _dumps(body: dict[str, Any]) -> str:
+    return json.dumps(body, separators=(",", ":"))
+
+
+@dataclass(eq=False)
+class Connection:
+    """One websocket, as the room sees it: who it is, and its outgoing queue."""
+
+    send: Callable[[str], Awaitable[None]]
+    close: Callable[[int], Awaitable[None]]
+    bucket: TokenBucket
+    identity: Identity | None = None
+    token_hash: str | None = field(default=None, repr=False)
+    lang: str = "en"
+    hello: bool = False
+    seen_status: str | None = None
+    closing: bool = False
+    _queue: deque[tuple[bool, str]] = field(default_factory=deque)
+    _wake: asyncio.Event = field(default_factory=asyncio.Event)
+
+    @property
+    def seat(self) -> int | None:
+        """The seat this connection plays, if any."""
+        return self.identity.seat if self.identity is not None else None
+
+    def push(self, text: str, *, state: bool = False) -> None:
+        """Queue a frame (never blocks). A ``state`` replaces a ``state`` still queued last."""
+        if self.closing:
+            return
+        if state and self._queue and self._queue[-1][0]:
+            self._queue[-1] = (True, text)
+        else:
+            self._queue.append((state, text))
+            if len(self._queue) > MAX_QUEUED:
+                self._queue.clear()
+                self._queue.append((False, _dumps({"type": "bye",
+                                                   "reason": "too far behind"})))
+                self.closing = True
+        self._wake.set()
+
+    def finish(self, reason: str) -> None:
+        """Queue a ``bye`` and close once it is sent."""
+        self.push(_dumps({"type": "bye", "reason": reason}))
+        self.closing = True
+        self._wake.set()
+
+    async def writer(self) -> None:
+        """Send queued frames in order until the connection closes."""
+        try:
+            while True:
+                await self._wake.wait()
+                self._wake.clear()
+                while self._queue:
+                    _, text = self._queue.popleft()
+                    await self.send(text)
+                if self.closing:
+                    await self.close(1000)
+                    return
+        except Exception:  # the socket went away; the reader notices too
+            self.closing = True
+
+
+class Room:
+    """A table and its connections (see the module docstring)."""
+
+    def __init__(self, game: TableGame, manager: RoomManager) -> None:
+        self.game = game
+        self.manager = manager
+        self.lock = asyncio.Lock()
+        self.connections: set[Connection] = set()
+        self.version = 0
+        self._last_hand_flag = False
+        self._bot_task: asyncio.Task[None] | None = None
+
+    # --- connections --------------------------------------------------------------------------
+
+    def attach(self, conn: Connection) -> None:
+        """A new websocket (not identified yet: it sees nothing before ``hello``)."""
+        self.connections.add(conn)
+
+    async def detach(self, conn: Connection) -> None:
+        """A websocket closed."""
+        self.connections.discard(conn)
+        conn.closing = True
+        conn._wake.set()
+        if conn.seat is not None:
+            async with self.lock:
+                self._count_connections(conn.seat)
+                self._changed()
+
+    def _count_connections(self, seat: int) -> None:
+        count = sum(1 for c in self.connections if c.seat == seat and not c.closing)
+        self.game.note_connections(seat, count)
+
+    # --- messages -----------------------------------------------------------------------------
+
+    async def receive(self, conn: Connection, text: str | bytes) -> None:
+        """Handle one frame from *conn*; every outcome is queued for it (``ack``, ``error``...)."""
+        if not conn.bucket.take():
+            conn.push(error_frame(ErrorCode.RATE_LIMITED, "too many messages; slow down"))
+            if conn.bucket.refused >= FLOOD_LIMIT:
+                conn.finish("flooding")
+            return
+        try:
+            message = p.parse_client_message(text)
+        except ProtocolError as exc:
+            conn.push(error_frame(exc.code, exc.reason, ref=_guess_ref(text)))
+            return
+        ref = getattr(message, "id", None)
+        if isinstance(message, p.Ping):
+            conn.push(_dumps({"type": "pong", "t": message.t,
+                              "server_time": epoch_ms(self.manager.clock.wall())}))
+            return
+        if not conn.hello and not isinstance(message, p.Hello):
+            conn.push(error_frame(ErrorCode.HELLO_FIRST, "send hello first", ref=ref))
+            return
+        async with self.lock:
+            try:
+                changed = self._dispatch(conn, message)
+            except ProtocolError as exc:
+                conn.push(error_frame(exc.code, exc.reason, ref=ref, rule=exc.rule))
+                return
+            except StoreError as exc:
+                self._broken(str(exc))
+                conn.push(error_frame(ErrorCode.BROKEN_TABLE, self.game.problem or "", ref=ref))
+                return
+            except Exception:
+                log.exception("table %s: unexpected error on %s", self.game.table_id,
+                              type(message).__name__)
+                conn.push(error_frame(ErrorCode.INTERNAL, "unexpected server error", ref=ref))
+                return
+            if changed:
+                self._changed()
+        self.schedule_bot()
+
+    def _dispatch(self, conn: Connection, message: BaseModel) -> bool:
+        """Run one message against the game. Returns whether the table changed."""
+        game = self.game
+        now = self.manager.clock.monotonic()
+        ref = getattr(message, "id", None)
+        ack = _dumps({"type": "ack", "ref": ref})
+        match message:
+            case p.Hello():
+                return self._hello(conn, message)
+            case p.SetLang():
+                conn.lang = message.lang
+                conn.push(ack)
+                self._send_state(conn)
+                return False
+            case p.Join():
+                if conn.identity is not None and conn.identity.role != "host":
+                    raise ProtocolError(ErrorCode.TOO_MANY_REQUESTS, "this connection already "
+                                        "has a seat or a request")
+                by_host = game.is_host(conn.identity)
+                request, token = game.join(message.name, message.seat, by_host=by_host)
+                if not by_host:
+                    conn.identity = game.identify_hash(hash_token(token))
+                    conn.token_hash = hash_token(token)
+                    conn.seen_status = request.status
+                conn.push(_dumps({"type": "seat_request", "request_id": request.request_id,
+                                  "status": request.status, "seat": request.seat,
+                                  "token": token, "ref": ref}))
+                return True
+            case p.Act():
+                seat = self._own_seat(conn, message.seat)
+                applied = game.act(seat, message.id, message.hand, message.turn,
+                                   parse_action(message.action, message.to), now)
+                conn.push(_dumps({"type": "ack", "ref": ref, "duplicate": not applied}))
+                return applied
+            case p.StepAway():
+                game.mark_away(self._own_seat(conn, None), "stepped_away")
+            case p.ComeBack():
+                game.come_back(self._own_seat(conn, None))
+            case _:
+                self._host_command(conn, message, now)
+        conn.push(ack)
+        return True
+
+    def _hello(self, conn: Connection, message: p.Hello) -> bool:
+        if conn.hello:
+            raise ProtocolError(ErrorCode.ALREADY_IDENTIFIED, "this connection already said "
+                                "hello")
+        if message.protocol != p.PROTOCOL_VERSION:
+            raise ProtocolError(ErrorCode.UNSUPPORTED_PROTOCOL, f"this server speaks protocol "
+                                f"{p.PROTOCOL_VERSION}, not {message.protocol}")
+        identity: Identity | None = None
+        if message.token is not None:
+            identity = self.game.identify(message.token)
+            wanted = {"host": ("host",), "player": ("player", "pending")}[message.role]
+            if identity is None or identity.role not in wanted:
+                raise ProtocolError(ErrorCode.BAD_TOKEN, f"that is not a {message.role} token "
+                                    f"of this table")
+            conn.token_hash = hash_token(message.token)
+        conn.identity, conn.lang, conn.hello = identity, message.lang, True
+        if identity is not None and identity.role == "pending" and identity.request_id:
+            conn.seen_status = self.game.requests[identity.request_id].status
+        role = identity.role if identity is not None else "spectator"
+        conn.push(_dumps({"type": "welcome", "protocol": p.PROTOCOL_VERSION,
+                          "table_id": self.game.table_id, "role": role,
+                          "seat": conn.seat, "host": self.game.is_host(identity),
+                          "boot": self.manager.boot, "ref": message.id}))
+        if conn.seat is not None:
+            self._count_connections(conn.seat)
+            return True
+        self._send_state(conn)
+        return False
+
+    def _own_seat(self, conn: Connection, claimed: int | None) -> int:
+        seat = conn.seat
+        if seat is None or conn.identity is None or conn.identity.role != "player":
+            raise ProtocolError(ErrorCode.NOT_SEATED, "this connection holds no seat")
+        if claimed is not None and claimed != seat:
+            raise ProtocolError(ErrorCode.WRONG_SEAT, f"this connection plays seat {seat}, "
+                                f"not seat {claimed}")
+        return seat
+
+    def _host_command(self, conn: Connection, message: BaseModel, now: float) -> None:
+        game = self.game
+        if not game.is_host(conn.identity):
+            raise ProtocolError(ErrorCode.NOT_HOST, "only the host may do that")
+        match message:
+            case p.Accept():
+                game.accept(message.request_id, message.seat)
+            case p.Refuse():
+                game.refuse(message.request_id)
+            case p.AddBot():
+                game.add_bot(message.kind, message.seat, message.name)
+            case p.RemoveBot():
+                game.remove(message.seat, bot=True)
+            case p.RemovePlayer():
+                game.remove(message.seat, bot=False)
+            case p.MarkAway():
+                game.mark_away(message.seat, "host")
+            case p.PassHost():
+                game.pass_host(message.seat)
+            case p.Start():
+                game.start(now)
+            case p.Pause():
+                game.pause()
+            case p.Resume():
+                game.resume(now)
+            case p.EndSeries():
+                game.end(now)
+            case _:  # pragma: no cover - parse_client_message knows only these types
+                raise ProtocolError(ErrorCode.UNKNOWN_TYPE, "unknown message")
+
+    # --- time ---------------------------------------------------------------------------------
+
+    async def tick(self) -> None:
+        """Deal, time out and auto-play what is due; push views when something changed."""
+        game = self.game
+        if game.problem is not None or game.store is None:
+            return
+        async with self.lock:
+            try:
+                changed = game.tick(self.manager.clock.monotonic())
+            except StoreError as exc:
+                self._broken(str(exc))
+                return
+            flag = self._last_hand()
+            if changed or flag != self._last_hand_flag:
+                self._last_hand_flag = flag
+                self._changed()
+        self.schedule_bot()
+
+    def _last_hand(self) -> bool:
+        store = self.game.store
+        if store is None or not store.series.in_hand:
+            return False
+        return store.series.should_stop(self.manager.clock.wall())
+
+    def schedule_bot(self) -> None:
+        """Start the due bot decision, if any, in a worker thread."""
+        if self._bot_task is not None and not self._bot_task.done():
+            return
+        turn = self.game.bot_turn(self.manager.clock.monotonic())
+        if turn is not None:
+            self._bot_task = asyncio.get_running_loop().create_task(self._run_bot(turn))
+
+    async def _run_bot(self, turn: BotTurn) -> None:
+        action: Action | None
+        try:
+            action, note = await asyncio.to_thread(checked_action, turn.bot, turn.view,
+                                                   turn.legal)
+            if note:
+                log.warning("table %s seat %d: %s", self.game.table_id, turn.seat, note)
+        except Exception:
+            log.exception("table %s: bot in seat %d failed", self.game.table_id, turn.seat)
+            action = None
+        async with self.lock:
+            try:
+                changed = self.game.bot_act(turn, action, self.manager.clock.monotonic())
+            except StoreError as exc:
+                self._broken(str(exc))
+                return
+            if changed:
+                self._changed()
+        self._bot_task = None
+        self.schedule_bot()
+
+    # --- fan-out ------------------------------------------------------------------------------
+
+    def _broken(self, problem: str) -> None:
+        log.error("table %s is broken: %s", self.game.table_id, problem)
+        self.game.problem = problem
+        self._changed()
+
+    def _changed(self) -> None:
+        """The table changed: re-check every connection's identity, queue every view."""
+        self.version += 1
+        game = self.game
+        for conn in list(self.connections):
+            if conn.token_hash is None or conn.closing:
+                continue
+            identity = game.identify_hash(conn.token_hash)
+            if identity is None:
+                conn.finish("your seat or host role is no longer valid at this table")
+                continue
+            if identity != conn.identity:
+                old_seat = conn.seat
+                conn.identity = identity
+                if old_seat is None and identity.seat is not None:
+                    self._count_connections(identity.seat)
+            if identity.request_id is not None and identity.role == "pending":
+                status = game.requests[identity.request_id].status
+                if status != conn.seen_status:
+                    conn.seen_status = status
+                    self._push_request(conn, identity.request_id)
+            elif conn.seen_status == "pending" and identity.role == "player":
+                conn.seen_status = "accepted"
+                for request in game.requests.values():
+                    if request.token_hash == conn.token_hash:
+                        self._push_request(conn, request.request_id)
+        texts: dict[str, str] = {}
+        clock = self.manager.clock
+        mono, wall = clock.monotonic(), clock.wall()
+        for conn in self.connections:
+            if conn.hello and not conn.closing:
+                if conn.lang not in texts:
+                    texts[conn.lang] = _dumps(table_view(game, conn.lang, mono, wall))
+                self._deliver(conn, state_frame(self.version, self.manager.boot, epoch_ms(wall),
+                                                texts[conn.lang],
+                                                you_view(game, conn.identity, conn.lang)),
+                              state=True)
+
+    def _send_state(self, conn: Connection) -> None:
+        clock = self.manager.clock
+        mono, wall = clock.monotonic(), clock.wall()
+        table = _dumps(table_view(self.game, conn.lang, mono, wall))
+        self._deliver(conn, state_frame(self.version, self.manager.boot, epoch_ms(wall), table,
+                                        you_view(self.game, conn.identity, conn.lang)),
+                      state=True)
+
+    def _push_request(self, conn: Connection, request_id: str) -> None:
+        request = self.game.requests[request_id]
+        self._deliver(conn, _dumps({"type": "seat_request", "request_id": request_id,
+                                    "status": request.status, "seat": request.seat}))
+
+    def _deliver(self, conn: Connection, text: str, *, state: bool = False) -> None:
+        observer = self.manager.frame_observer
+        if observer is not None:
+            observer(conn, text, self.game)
+        conn.push(text, state=state)
+
+    async def close_all(self) -> None:
+        """Say goodbye to every connection (server shutting down)."""
+        for conn in list(self.connections):
+            conn.finish("the server is stopping; reconnect in a moment")
+
+
+def _guess_ref(text: str | bytes) -> str | None:
+    """The ``id`` of a refused message, when one can be read, to echo as ``ref``."""
+    if len(text) > p.MAX_MESSAGE_BYTES:
+        return None
+    try:
+        data = json.loads(text)
+    except (ValueError, UnicodeDecodeError):
+        return None
+    ref = data.get("id") if isinstance(data, dict) else None
+    if isinstance(ref, str) and 0 < len(ref) <= 64 and ref.isprintable():
+        return ref
+    return None
+
+
+class RoomManager:
+    """Every table of this server, its journal and its ticker."""
+
+    def __init__(self, folder: str | Path, clock: Clock, *, tick_interval: float = 0.05,
+                 max_tables: int = 500, rate: float = 20.0, burst: float = 40.0) -> None:
+        self.folder = Path(folder)
+        self.clock = clock
+        self.tick_interval = tick_interval
+        self.max_tables = max_tables
+        self.rate, self.burst = rate, burst
+        self.boot = new_id(6)
+        self.rooms: dict[str, Room] = {}
+        self.journal: Journal | None = None
+        self.frame_observer: FrameObserver | None = None
+        """Tests: called with every frame queued for a connection, with the game it came from."""
+        self._ticker: asyncio.Task[None] | None = None
+
+    async def start(self) -> None:
+        """Open the journal, resume every table, start the ticker."""
+        self.journal = Journal(self.folder)
+        tables_folder = self.folder / "tables"
+        tables_folder.mkdir(exist_ok=True)
+        grouped: dict[str, list[JournalRecord]] = defaultdict(list)
+        for record in self.journal.records():
+            grouped[record.table_id].append(record)
+        for table_id, records in grouped.items():
+            try:
+                game = TableGame.restore(table_id, records, self.journal, tables_folder,
+                                         self.clock)
+            except (KeyError, TypeError, ValueError) as exc:
+                log.error("table %s cannot be restored: %s", table_id, exc)
+                continue
+            if game.problem:
+                log.error("table %s is broken: %s", table_id, game.problem)
+            self.rooms[table_id] = Room(game, self)
+        self._ticker = asyncio.get_running_loop().create_task(self._tick_forever())
+
+    async def stop(self) -> None:
+        """Stop the ticker, say goodbye, close every log."""
+        if self._ticker is not None:
+            self._ticker.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._ticker
+        for room in self.rooms.values():
+            await room.close_all()
+            if room._bot_task is not None:
+                room._bot_task.cancel()
+            room.game.close()
+        if self.journal is not None:
+            self.journal.close()
+
+    def new_connection(self, send: Callable[[str], Awaitable[None]],
+                       close: Callable[[int], Awaitable[None]]) -> Connection:
+        """A connection with this server's rate limits."""
+        return Connection(send, close, TokenBucket(self.rate, self.burst,
+                                                   self.clock.monotonic))
+
+    def create_table(self, settings: TableSettings) -> tuple[Room, str]:
+        """A new table in its lobby; returns its room and the host token.
+
+        :raises ProtocolError: ``not_now`` when the server holds too many tables.
+        """
+        if self.journal is None:
+            raise RuntimeError("the room manager is not started")
+        if len(self.rooms) >= self.max_tables:
+            raise ProtocolError(ErrorCode.NOT_NOW, "this server holds too many tables")
+        game, token = TableGame.create(settings, self.journal, self.folder / "tables",
+                                       self.clock)
+        room = Room(game, self)
+        self.rooms[game.table_id] = room
+        return room, token
+
+    async def tick_all(self) -> None:
+        """One tick of every room."""
+        for room in list(self.rooms.values()):
+            await room.tick()
+
+    async def _tick_forever(self) -> None:
+        while True:
+            await asyncio.sleep(self.tick_interval)
+            try:
+                await self.tick_all()
+            except Exception:  # never let one bad table stop the clock of the others
+                log.exception("ticker error")
