@@ -44,7 +44,7 @@ class HandResult:
     stacks: tuple[int, ...]
     pots: tuple[PotResult, ...]
     returned: tuple[int, ...]
-    shown: Mapping[int, tuple[Card, ...]]
+    shown: Mapping[int, tuple[Card, ...]] = field(hash=False)
     starting_stacks: tuple[int, ...] = field(default=())
 
     @property

@@ -8,7 +8,7 @@ the server are given views, never the :class:`~feltro.hand.Hand` itself.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from feltro.cards import Card
 from feltro.events import Event, Street
@@ -42,7 +42,7 @@ class SeatView:
     """The total to match in this street."""
     hole: tuple[Card | None, ...] | None
     """The viewer's own private cards (``None`` for a spectator)."""
-    shown: Mapping[int, tuple[Card, ...]]
+    shown: Mapping[int, tuple[Card, ...]] = field(hash=False)
     """Cards shown at the showdown, by position."""
     mucked: tuple[int, ...]
     legal: LegalActions | None
