@@ -82,6 +82,7 @@ def test_one_burn_before_each_community_deal__D5() -> None:
     play(hand, "x", "x", "x")
     assert hand.board[4] == deck[base + 7]  # burn deck[base + 6], river
     burns = {deck[base], deck[base + 4], deck[base + 6]}
+    assert set(hand.burned) == burns
     for position in range(n):
         seen = {c for e in hand.view(position).events for c in _cards_of(e)}
         assert not seen & burns
@@ -283,6 +284,7 @@ def test_big_blind_may_raise_after_calls__B4() -> None:
 def test_check_raise_is_allowed__B4() -> None:
     hand = start([200, 200, 200])
     play(hand, "c", "c", "x", "x", "r 6", "c")
+    assert hand.last_aggressor == 1
     assert hand.to_act == 0
     assert hand.legal.min_raise_to == 12
     play(hand, "r 12")

@@ -286,6 +286,16 @@ class Hand(DealingMixin, ShowdownMixin):
         return tuple(self._board)
 
     @property
+    def last_aggressor(self) -> int | None:
+        """The last position to bet or raise in this street, if any."""
+        return None if self._aggressor < 0 else self._aggressor
+
+    @property
+    def burned(self) -> tuple[Card, ...]:
+        """The burn cards taken so far (D5): for audits, never part of a view."""
+        return tuple(self._burned)
+
+    @property
     def events(self) -> tuple[Event, ...]:
         """Everything that happened, in order."""
         return tuple(self._events)
