@@ -17,6 +17,7 @@ from feltro.errors import (
     HistoryError,
     IllegalActionError,
     ParseError,
+    SeriesError,
     StoreError,
 )
 from feltro.evaluator import Category, HandValue, evaluate, evaluate_many, hand_strength, nuts
@@ -53,6 +54,7 @@ __all__ = [
     "Raise",
     "Rank",
     "SeatView",
+    "SeriesError",
     "StoreError",
     "Street",
     "Structure",

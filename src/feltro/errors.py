@@ -39,6 +39,11 @@ class HandNotOverError(FeltroError, RuntimeError):
     """A result was asked of a hand that has not ended."""
 
 
+class SeriesError(FeltroError, RuntimeError):
+    """An operation the series cannot do now (acting with no hand in progress, dealing a new
+    hand while one is being played)."""
+
+
 class HistoryError(FeltroError, ValueError):
     """A hand history (PHH) that cannot be read or replayed."""
 

@@ -45,7 +45,7 @@ from typing import Any
 
 from feltro.actions import Action
 from feltro.cards import Deck
-from feltro.errors import ConfigError, FeltroError
+from feltro.errors import ConfigError, SeriesError
 from feltro.events import Event
 from feltro.hand import Hand, HandConfig, HandResult, Structure
 from feltro.table import (
@@ -68,11 +68,6 @@ __all__ = [
     "derive_seed",
     "rank_by_stack",
 ]
-
-
-class SeriesError(FeltroError, RuntimeError):
-    """An operation the series cannot do now (acting with no hand in progress, dealing a new
-    hand while one is being played)."""
 
 
 class End(StrEnum):
