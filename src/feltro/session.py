@@ -43,7 +43,7 @@ from typing import Protocol
 from feltro.actions import CHECK, FOLD, Action
 from feltro.bots import Bot
 from feltro.bots.levels import make_level
-from feltro.errors import ConfigError, IllegalActionError
+from feltro.errors import ConfigError, IllegalActionError, SeriesError
 from feltro.events import (
     ActionTaken,
     BoardDealt,
@@ -54,7 +54,7 @@ from feltro.events import (
 )
 from feltro.hand import Hand, LegalActions, SeatView
 from feltro.history import HandRecord
-from feltro.series import HandSummary, Outcome, Series, SeriesError, Standing, derive_seed
+from feltro.series import HandSummary, Outcome, Series, Standing, derive_seed
 from feltro.table import Seating
 
 __all__ = [

@@ -1,0 +1,311 @@
+"""``feltro play`` (the terminal game) and ``feltro history`` (past series, hand by hand).
+
+``feltro play`` starts a series with the house rules (200 chips, blinds 1/2) in a full-screen
+terminal game: you against bots (``--players``, ``--bots``, ``--level``), or several people at
+one keyboard (``--hotseat Ana,Rui``). Every change is logged first (:mod:`feltro.store`) and
+every finished hand saved as PHH in the data folder (:mod:`feltro.tui.datadir`), so
+``feltro play --resume`` continues an interrupted series and ``feltro history`` shows it.
+"""
+
+from __future__ import annotations
+
+import re
+from datetime import datetime, timedelta
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated
+
+import typer
+
+if TYPE_CHECKING:
+    from feltro.session import Player, Session
+    from feltro.store import SeriesStore
+    from feltro.tui.app import PlayApp
+    from feltro.tui.datadir import SeriesFolder
+
+_LANG_HELP = "Language: en, pt-PT or pt-BR (default: from the locale, LANG/LC_ALL)."
+_BOT_NAMES = ("Ana", "Rui", "Eva", "Tomé", "Bia", "Caio", "Inês", "Zeca", "Lia", "Duda")
+
+
+def _language(lang: str | None) -> str:
+    from feltro.i18n import LANGUAGES, language_from_environment
+
+    if lang is None:
+        return language_from_environment()
+    if lang not in LANGUAGES:
+        raise typer.BadParameter(f"unknown language {lang!r}; use one of {', '.join(LANGUAGES)}")
+    return lang
+
+
+def parse_stop_at(text: str, now: datetime) -> datetime:
+    """``"23:30"`` -> the next 23:30 from *now* (today, or tomorrow if already past); a full
+    ISO date-time is taken as it is.
+
+    :raises typer.BadParameter: for anything else.
+    """
+    match = re.fullmatch(r"([01]?[0-9]|2[0-3])[:h.]([0-5][0-9])", text.strip())
+    if match:
+        at = now.replace(hour=int(match.group(1)), minute=int(match.group(2)), second=0,
+                         microsecond=0)
+        return at if at > now else at + timedelta(days=1)
+    try:
+        return datetime.fromisoformat(text.strip())
+    except ValueError:
+        raise typer.BadParameter(f"{text!r} is not a time: write HH:MM, e.g. 23:30") from None
+
+
+def choose_players(
+    *,
+    humans: list[str],
+    players: int | None,
+    bots: str | None,
+    level: str,
+) -> list[Player]:
+    """The seats: people first (seats 1..), then bots named after :data:`_BOT_NAMES`.
+
+    *bots* is a number of bots or comma-separated levels (one per bot, or one for all).
+
+    :raises typer.BadParameter: for an impossible or contradictory combination.
+    """
+    from feltro.bots.levels import ALL_KINDS
+    from feltro.session import Player
+
+    if level not in ALL_KINDS:
+        raise typer.BadParameter(f"unknown bot level {level!r}: choose one of "
+                                 f"{', '.join(ALL_KINDS)}")
+    levels: list[str] = []
+    count: int | None = None
+    if bots is not None:
+        if bots.strip().isdigit():
+            count = int(bots)
+        else:
+            levels = [b.strip() for b in bots.split(",") if b.strip()]
+            bad = [b for b in levels if b not in ALL_KINDS]
+            if bad:
+                raise typer.BadParameter(f"unknown bot level {bad[0]!r}: choose one of "
+                                         f"{', '.join(ALL_KINDS)}")
+            if len(levels) > 1:
+                count = len(levels)
+    if count is None:
+        count = players - len(humans) if players is not None else 5 if len(humans) == 1 else 0
+    if players is not None and players != len(humans) + count:
+        raise typer.BadParameter(f"--players {players} does not match {len(humans)} "
+                                 f"{'person' if len(humans) == 1 else 'people'} and "
+                                 f"{count} bots")
+    total = len(humans) + count
+    if not 2 <= total <= 10:
+        raise typer.BadParameter(f"a series needs 2 to 10 players, not {total}")
+    if not levels:
+        levels = [level]
+    taken = {h.casefold() for h in humans}
+    names = [n for n in _BOT_NAMES if n.casefold() not in taken]
+    seats = [Player(i + 1, name) for i, name in enumerate(humans)]
+    for i in range(count):
+        seats.append(Player(len(humans) + i + 1, names[i], bot=levels[i % len(levels)]))
+    return seats
+
+
+def _default_name(lang: str) -> str:
+    """The login name, capitalised (a nicer default than a pronoun in "Ana calls 4")."""
+    import getpass
+
+    from feltro.i18n import t
+
+    try:
+        login = getpass.getuser()
+    except (OSError, KeyError):
+        login = ""
+    if not login.isalpha() or login in ("root", "user", "admin"):
+        return t("app.player", lang)
+    return login.capitalize()
+
+
+def _humans(hotseat: str | None, name: str | None, lang: str) -> list[str]:
+    from feltro.i18n import t
+
+    if hotseat is None:
+        return [(name or _default_name(lang)).strip()[:20] or t("app.player", lang)]
+    names = [n.strip()[:20] for n in hotseat.split(",") if n.strip()]
+    if not names:
+        raise typer.BadParameter("--hotseat needs names, e.g. --hotseat Ana,Rui")
+    if len({n.casefold() for n in names}) != len(names):
+        raise typer.BadParameter("--hotseat: every player needs a different name")
+    return names
+
+
+def play(
+    *,
+    players: Annotated[int | None, typer.Option(
+        min=2, max=10, help="Players at the table, people and bots (2-10; default: you + 5 "
+                            "bots).")] = None,
+    bots: Annotated[str | None, typer.Option(
+        help="How many bots, or their levels: random, rules, montecarlo (one for all, or "
+             "one per bot: rules,montecarlo,random).")] = None,
+    level: Annotated[str, typer.Option(
+        help="The bots' level when --bots gives only a number: random, rules or "
+             "montecarlo.")] = "rules",
+    hotseat: Annotated[str | None, typer.Option(
+        help="Several people at one keyboard: NAME,NAME,... (a privacy screen between "
+             "turns).")] = None,
+    name: Annotated[str | None, typer.Option(help="Your name at the table.")] = None,
+    lang: Annotated[str | None, typer.Option(help=_LANG_HELP)] = None,
+    seed: Annotated[int | None, typer.Option(
+        min=0, help="Seed for the button draw, the deals and the bots: the same seed deals "
+                    "the same cards.")] = None,
+    stop_at: Annotated[str | None, typer.Option(
+        help="Stop time, e.g. 23:30: the hand in progress finishes, the biggest stack wins "
+             "(G6).")] = None,
+    hands: Annotated[int | None, typer.Option(
+        min=1, help="Stop after this many hands (G6: the biggest stack wins).")] = None,
+    stack: Annotated[int, typer.Option(min=1, help="Starting stack (G2).")] = 200,
+    resume: Annotated[bool, typer.Option(
+        "--resume", help="Continue the last interrupted series (or --series ID).")] = False,
+    series: Annotated[str | None, typer.Option(
+        help="With --resume: which series (an id from `feltro history`).")] = None,
+    delay: Annotated[float, typer.Option(
+        min=0.0, max=5.0, help="Seconds each bot action stays on screen before the next.")]
+    = 0.7,
+) -> None:
+    """Play a whole series in the terminal: you against bots, or friends around one screen."""
+    from feltro.errors import FeltroError
+    from feltro.i18n import t
+    from feltro.tui.datadir import data_dir, find_series, new_series_folder
+
+    language = _language(lang)
+    root = data_dir()
+    try:
+        if resume:
+            folder = find_series(root, series) if series else _last_unfinished(root)
+            if folder is None:
+                typer.echo(t("cli.nothing_to_resume", language), err=True)
+                raise typer.Exit(1)
+            session, store = _resume(folder)
+            players_lang = folder.read_players()[1]
+            if lang is None and players_lang:
+                language = players_lang
+        else:
+            humans = _humans(hotseat, name, language)
+            seats = choose_players(humans=humans, players=players, bots=bots, level=level)
+            now = datetime.now()
+            stop = parse_stop_at(stop_at, now) if stop_at else None
+            folder = new_series_folder(root, now)
+            session, store = _create(folder, seats, seed, stop, hands, stack, language)
+    except FeltroError as exc:
+        typer.echo(f"feltro: {exc}", err=True)
+        raise typer.Exit(1) from None
+    try:
+        _save_missing(folder, session)
+        app = _make_app(session, folder, language, delay)
+        app.run()
+    finally:
+        store.close()
+    if not session.is_over:
+        typer.echo(t("cli.paused", language, id=folder.id))
+
+
+def _create(folder: SeriesFolder, seats: list[Player], seed: int | None,
+            stop: datetime | None, hands: int | None, stack: int,
+            lang: str) -> tuple[Session, SeriesStore]:
+    from feltro.series import SeriesConfig
+    from feltro.session import Session
+    from feltro.store import SeriesStore
+
+    config = SeriesConfig(players={p.seat: p.name for p in seats}, seat_count=len(seats),
+                          starting_stack=stack, stop_at=stop, max_hands=hands)
+    folder.write_players(seats, lang)
+    store = SeriesStore.create(folder.log, config, series_seed=seed)
+    try:
+        return Session(store, seats), store
+    except BaseException:
+        store.close()
+        raise
+
+
+def _resume(folder: SeriesFolder) -> tuple[Session, SeriesStore]:
+    from feltro.session import Session
+    from feltro.store import SeriesStore
+
+    players, _lang = folder.read_players()
+    store = SeriesStore.open(folder.log)
+    try:
+        return Session(store, players), store
+    except BaseException:
+        store.close()
+        raise
+
+
+def _last_unfinished(root: Path) -> SeriesFolder | None:
+    from feltro.tui.datadir import list_series
+
+    for info in list_series(root):
+        if not info.over and info.problem is None:
+            return info.folder
+    return None
+
+
+def save_hand(folder: SeriesFolder, session: Session) -> None:
+    """Save the current (or last) hand of *session* as PHH in *folder*."""
+    now = datetime.now()
+    record = session.hand_record(event="feltro home game", day=now.day, month=now.month,
+                                 year=now.year)
+    folder.save_hand(session.hand_number, record)
+
+
+def _save_missing(folder: SeriesFolder, session: Session) -> None:
+    """After a crash between a hand's end and its file: write the last hand if missing."""
+    number = session.hand_number
+    if number and not session.in_hand and not folder.hand_file(number).exists():
+        save_hand(folder, session)
+
+
+def _make_app(session: Session, folder: SeriesFolder, lang: str, delay: float) -> PlayApp:
+    from feltro.tui.app import PlayApp
+
+    return PlayApp(session, lang=lang, bot_delay=delay,
+                   on_hand_end=lambda s: save_hand(folder, s), saved_to=folder.hands,
+                   resumable=True)
+
+
+def history(
+    series: Annotated[str | None, typer.Argument(
+        help="A series: its id, or its number in the list (1 = the newest).")] = None,
+    hand: Annotated[int | None, typer.Argument(help="A hand of that series to step through.")]
+    = None,
+    *,
+    text: Annotated[bool, typer.Option(
+        "--text", help="Print every step of the hand instead of the interactive viewer.")]
+    = False,
+    lang: Annotated[str | None, typer.Option(help=_LANG_HELP)] = None,
+) -> None:
+    """List past series, the hands of one, or step through one hand."""
+    import feltro.tui.historyview as historyview
+    from feltro.tui.datadir import data_dir, find_series, list_series
+
+    language = _language(lang)
+    root = data_dir()
+    if series is None:
+        historyview.print_series(list_series(root), root, language)
+        return
+    folder = find_series(root, series)
+    if folder is None:
+        from feltro.i18n import t
+
+        typer.echo(t("history.no_series", language, id=series), err=True)
+        raise typer.Exit(1)
+    if hand is None:
+        historyview.print_hands(folder, language)
+        return
+    if hand not in folder.hand_numbers():
+        from feltro.i18n import t
+
+        typer.echo(t("history.no_hand", language, id=folder.id, hand=hand), err=True)
+        raise typer.Exit(1)
+    if text:
+        historyview.print_steps(folder, hand, language)
+    else:
+        historyview.HistoryApp(folder, hand, language).run()
+
+
+def register(app: typer.Typer) -> None:
+    """Add ``play`` and ``history`` to the ``feltro`` command."""
+    app.command("play")(play)
+    app.command("history")(history)

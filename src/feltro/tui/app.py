@@ -1,0 +1,116 @@
+"""The terminal game: :class:`PlayApp`, a Textual shell over a :class:`~feltro.session.Session`.
+
+The app owns no game state: the session (and through it the series and its durable log)
+does. The app adds the language, the pace of the bots, the clock for the stop time (G6), a
+hook called when each hand ends (the command line saves the hand as PHH there), and the
+"terminal too small" guard (the game needs 80x24).
+
+>>> from feltro.series import Series, SeriesConfig
+>>> from feltro.session import MemoryDriver, Player, Session
+>>> config = SeriesConfig(players={1: "Ana", 2: "Rui"})
+>>> session = Session(MemoryDriver(Series(config, 1)),
+...                   [Player(1, "Ana"), Player(2, "Rui", bot="rules")])
+>>> PlayApp(session, lang="pt-PT").lang
+'pt-PT'
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from datetime import datetime
+from pathlib import Path
+
+from textual import events
+from textual.app import App
+
+from feltro.i18n import check_language, t
+from feltro.session import Session
+from feltro.tui.screens import QuitScreen, TooSmallScreen
+from feltro.tui.table import TableScreen
+
+__all__ = ["MIN_SIZE", "PlayApp"]
+
+MIN_SIZE = (80, 24)
+"""The smallest terminal (columns, rows) the game is laid out for."""
+
+
+class PlayApp(App[None]):
+    """The game (see the module docstring).
+
+    :param session: the series and its players.
+    :param lang: ``"en"``, ``"pt-PT"`` or ``"pt-BR"``.
+    :param bot_delay: seconds a bot "thinks" before its action shows (0 in tests).
+    :param clock: the current time, for the stop time's countdown (tests pass a fixed one).
+    :param on_hand_end: called with the session after each hand ends (saving it).
+    :param saved_to: where the hands are saved, to tell the players at the end.
+    :param resumable: whether quitting keeps the series (a durable log) for ``--resume``.
+    """
+
+    CSS_PATH = "feltro.tcss"
+    TITLE = "feltro"
+    ENABLE_COMMAND_PALETTE = False
+
+    def __init__(
+        self,
+        session: Session,
+        *,
+        lang: str = "en",
+        bot_delay: float = 0.6,
+        clock: Callable[[], datetime] = datetime.now,
+        on_hand_end: Callable[[Session], None] | None = None,
+        saved_to: Path | str | None = None,
+        resumable: bool = False,
+    ) -> None:
+        super().__init__()
+        self.session = session
+        self.lang = check_language(lang)
+        self.bot_delay = bot_delay
+        self._clock = clock
+        self._on_hand_end = on_hand_end
+        self.saved_to = str(saved_to) if saved_to is not None else None
+        self.resumable = resumable
+        self.table = TableScreen(session, self.lang)
+        self._too_small: TooSmallScreen | None = None
+
+    def now(self) -> datetime:
+        """The current time (for the stop time, G6)."""
+        return self._clock()
+
+    def on_mount(self) -> None:
+        self.title = t("app.title", self.lang)
+        self.push_screen(self.table)
+        self._check_size(self.size.width, self.size.height)
+
+    def hand_ended(self, session: Session) -> None:
+        """A hand has just ended: run the hook (saving the hand)."""
+        if self._on_hand_end is not None:
+            self._on_hand_end(session)
+
+    def ask_quit(self) -> None:
+        """Ask whether to leave (the series stays resumable) or end the series (G6)."""
+        self.push_screen(QuitScreen.build(self.lang, self.resumable), self._quit_answer)
+
+    def _quit_answer(self, answer: str | None) -> None:
+        if answer == "quit":
+            self.exit()
+        elif answer == "end":
+            self.session.request_stop()
+            self.table.message = None
+            self.table.refresh_all()
+
+    # --- the size guard --------------------------------------------------------------------
+
+    def on_resize(self, event: events.Resize) -> None:
+        self._check_size(event.size.width, event.size.height)
+
+    def _check_size(self, width: int, height: int) -> None:
+        small = width < MIN_SIZE[0] or height < MIN_SIZE[1]
+        if small and self._too_small is None:
+            self._too_small = TooSmallScreen(self.lang, (width, height), MIN_SIZE)
+            self.push_screen(self._too_small)
+        elif small and self._too_small is not None:
+            self._too_small.update_size((width, height))
+        elif not small and self._too_small is not None:
+            screen, self._too_small = self._too_small, None
+            if self.screen is screen:
+                self.pop_screen()

@@ -1,0 +1,221 @@
+"""Where the game keeps its series: the user's data folder, one folder per series.
+
+The data folder is ``$FELTRO_DATA_DIR`` when set (tests point it at a temporary folder), else
+the platform's usual place, worked out by hand like ``platformdirs`` would:
+``$XDG_DATA_HOME/feltro`` or ``~/.local/share/feltro`` on Linux and other Unixes,
+``~/Library/Application Support/feltro`` on macOS, ``%APPDATA%\\feltro`` on Windows.
+
+Each series gets ``series/<id>/`` (the id is the local start time, ``20250101-213005``)::
+
+    series.sqlite   the durable log (feltro.store): resume from it
+    players.json    who sits where: people and bots (with their level), and the language
+    hands/0001.phh  every finished hand as PHH, with seats, players and the button's seat
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+from feltro.errors import StoreError
+from feltro.history import HandRecord, dumps, load
+from feltro.session import Player
+
+__all__ = [
+    "SeriesFolder",
+    "SeriesInfo",
+    "data_dir",
+    "list_series",
+    "new_series_folder",
+]
+
+_PLAYERS_FORMAT = "feltro-players/1"
+
+
+def data_dir(environ: Mapping[str, str] | None = None, platform: str | None = None) -> Path:
+    """The folder feltro keeps its data in (see the module docstring); not created here."""
+    env = os.environ if environ is None else environ
+    platform = sys.platform if platform is None else platform
+    if env.get("FELTRO_DATA_DIR"):
+        return Path(env["FELTRO_DATA_DIR"]).expanduser()
+    home = Path(env.get("HOME") or Path.home())
+    if platform == "win32":
+        base = env.get("APPDATA") or str(home / "AppData" / "Roaming")
+        return Path(base) / "feltro"
+    if platform == "darwin":
+        return home / "Library" / "Application Support" / "feltro"
+    xdg = env.get("XDG_DATA_HOME")
+    if xdg and Path(xdg).is_absolute():
+        return Path(xdg) / "feltro"
+    return home / ".local" / "share" / "feltro"
+
+
+@dataclass(frozen=True)
+class SeriesFolder:
+    """One series' folder and the files in it."""
+
+    path: Path
+
+    @property
+    def id(self) -> str:
+        """The folder's name, e.g. ``20250101-213005``."""
+        return self.path.name
+
+    @property
+    def log(self) -> Path:
+        """The durable SQLite log."""
+        return self.path / "series.sqlite"
+
+    @property
+    def players_file(self) -> Path:
+        """Who sits where."""
+        return self.path / "players.json"
+
+    @property
+    def hands(self) -> Path:
+        """The folder of PHH files."""
+        return self.path / "hands"
+
+    def hand_file(self, number: int) -> Path:
+        """The PHH file of hand *number*."""
+        return self.hands / f"{number:04d}.phh"
+
+    def write_players(self, players: Sequence[Player], lang: str) -> None:
+        """Record who sits where (people, bots and their levels) and the language."""
+        data = {
+            "format": _PLAYERS_FORMAT,
+            "lang": lang,
+            "players": [{"seat": p.seat, "name": p.name, "bot": p.bot} for p in players],
+        }
+        self.players_file.write_text(json.dumps(data, indent=2, ensure_ascii=False) + "\n",
+                                     encoding="utf-8")
+
+    def read_players(self) -> tuple[list[Player], str | None]:
+        """The players and the language recorded by :meth:`write_players`.
+
+        :raises StoreError: if the file is missing or not what this module writes.
+        """
+        try:
+            data: Any = json.loads(self.players_file.read_text(encoding="utf-8"))
+            if data.get("format") != _PLAYERS_FORMAT:
+                raise ValueError(f"format {data.get('format')!r}")
+            players = [Player(int(p["seat"]), str(p["name"]),
+                              None if p.get("bot") is None else str(p["bot"]))
+                       for p in data["players"]]
+            lang = data.get("lang")
+        except (OSError, ValueError, KeyError, TypeError, AttributeError) as exc:
+            raise StoreError(f"{self.players_file}: cannot read the players ({exc})") from None
+        return players, lang if isinstance(lang, str) else None
+
+    def save_hand(self, number: int, record: HandRecord) -> Path:
+        """Write hand *number* as PHH (replacing an older copy); returns the file."""
+        self.hands.mkdir(parents=True, exist_ok=True)
+        target = self.hand_file(number)
+        partial = target.with_suffix(".phh.part")
+        partial.write_text(dumps(record), encoding="utf-8")
+        partial.replace(target)  # never a half-written hand history
+        return target
+
+    def hand_numbers(self) -> list[int]:
+        """The numbers of the hands saved, ascending."""
+        if not self.hands.is_dir():
+            return []
+        return sorted(int(p.stem) for p in self.hands.glob("*.phh") if p.stem.isdigit())
+
+    def load_hand(self, number: int) -> HandRecord:
+        """Read hand *number*.
+
+        :raises OSError: if it was not saved.
+        """
+        return load(self.hand_file(number))
+
+
+def new_series_folder(root: Path, now: datetime) -> SeriesFolder:
+    """A new, empty series folder under *root* named after *now* (``-2``, ``-3`` if taken)."""
+    base = now.strftime("%Y%m%d-%H%M%S")
+    series = root / "series"
+    series.mkdir(parents=True, exist_ok=True)
+    for n in range(1, 1000):
+        name = base if n == 1 else f"{base}-{n}"
+        try:
+            (series / name).mkdir()
+        except FileExistsError:
+            continue
+        return SeriesFolder(series / name)
+    raise StoreError(f"{series}: cannot find a free folder name for {base}")
+
+
+@dataclass(frozen=True)
+class SeriesInfo:
+    """A series as ``feltro history`` lists it."""
+
+    folder: SeriesFolder
+    players: tuple[Player, ...]
+    hands: int
+    """Hands dealt so far."""
+    over: bool
+    winners: tuple[int, ...]
+    """Winning seats, once over."""
+    end: str | None
+    """``"last_player"`` or ``"stopped"``, once over."""
+    problem: str | None = None
+    """Why the log could not be read, if it could not."""
+
+
+def series_info(folder: SeriesFolder) -> SeriesInfo:
+    """What the log and the players file say about *folder*'s series (no lock taken)."""
+    from feltro.store import read_records
+
+    try:
+        players, _lang = folder.read_players()
+    except StoreError:
+        players = []
+    try:
+        records = read_records(folder.log)
+    except StoreError as exc:
+        return SeriesInfo(folder, tuple(players), len(folder.hand_numbers()), False, (), None,
+                          str(exc))
+    hands = sum(1 for r in records if r.kind == "hand")
+    end = next((r for r in records if r.kind == "series_end"), None)
+    if not players:
+        config = records[0].body.get("config", {})
+        players = [Player(int(s), str(n)) for s, n in config.get("players", {}).items()]
+    winners = tuple(int(s) for s in end.body.get("winners", ())) if end else ()
+    return SeriesInfo(folder, tuple(players), hands, end is not None, winners,
+                      str(end.body.get("end")) if end else None)
+
+
+def list_series(root: Path) -> list[SeriesInfo]:
+    """Every series under *root*, newest first."""
+    series = root / "series"
+    if not series.is_dir():
+        return []
+    folders = sorted((p for p in series.iterdir() if (p / "series.sqlite").is_file()),
+                     key=lambda p: p.name, reverse=True)
+    return [series_info(SeriesFolder(p)) for p in folders]
+
+
+def find_series(root: Path, key: str | None) -> SeriesFolder | None:
+    """A series by id, unique id prefix, or number in the newest-first list (1 = newest);
+    ``None`` or ``"last"`` gives the newest."""
+    series = root / "series"
+    if not series.is_dir():
+        return None
+    names = sorted((p.name for p in series.iterdir() if (p / "series.sqlite").is_file()),
+                   reverse=True)
+    if not names:
+        return None
+    if key is None or key in ("last", "latest"):
+        return SeriesFolder(series / names[0])
+    if key in names:
+        return SeriesFolder(series / key)
+    if key.isdigit() and 1 <= int(key) <= len(names) and len(key) <= 3:
+        return SeriesFolder(series / names[int(key) - 1])
+    matches = [n for n in names if n.startswith(key)]
+    return SeriesFolder(series / matches[0]) if len(matches) == 1 else None

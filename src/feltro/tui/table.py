@@ -1,0 +1,433 @@
+"""The table screen: the game itself, and the flow from hand to hand.
+
+Keyboard only. The screen is in one of a few modes:
+
+* ``bots``: a bot is to act; it plays after a short pause (so people can follow);
+* ``act``: a person is to act: F fold, C (or X) check or call, 1-4 the quick sizes (minimum,
+  half pot, pot, all-in), R type an amount;
+* ``amount``: typing a bet or raise-to total; Enter checks it (a bad amount shows why and the
+  prompt stays, nothing is applied), Esc cancels;
+* ``confirm_fold``: folding when checking is free asks for F again (seed 002 allows it);
+* ``hand_over``: the result; Enter deals the next hand (or shows the end of the series);
+* ``privacy``: hot seat, waiting behind the privacy screen.
+
+S standings, L the whole hand log, ? help and Q quit work in every mode.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from rich.console import Group
+from rich.text import Text
+from textual import events
+from textual.app import ComposeResult
+from textual.containers import Horizontal, Vertical
+from textual.screen import Screen
+from textual.widgets import RichLog, Static
+
+from feltro.actions import CALL, CHECK, FOLD, Action, Raise
+from feltro.errors import IllegalActionError
+from feltro.hand import SeatView
+from feltro.i18n import t
+from feltro.tui import render
+from feltro.tui.screens import (
+    HelpScreen,
+    LogScreen,
+    PrivacyScreen,
+    SeriesOverScreen,
+    ShowdownScreen,
+    StandingsScreen,
+)
+from feltro.tui.text import AmountError, parse_amount, raise_sizes, refusal
+
+if TYPE_CHECKING:
+    from feltro.session import Session
+    from feltro.tui.app import PlayApp
+
+__all__ = ["TableScreen"]
+
+_SIZE_KEYS = {"1": "min", "2": "half_pot", "3": "pot", "4": "all_in"}
+
+
+class TableScreen(Screen[None]):
+    """The game table (see the module docstring)."""
+
+    def __init__(self, session: Session, lang: str) -> None:
+        super().__init__()
+        self.session = session
+        self.lang = lang
+        self.mode = "start"
+        self.viewer: int | None = None
+        """The seat whose private cards are on screen."""
+        self.typed = ""
+        self.message: Text | None = None
+        self._ended_hand = session.hand_number if not session.in_hand else -1
+        self._bot_timer_pending = False
+        self.fast_forward = False
+
+    @property
+    def play_app(self) -> PlayApp:
+        """The app, typed."""
+        return self.app  # type: ignore[return-value]
+
+    @property
+    def hotseat(self) -> bool:
+        """Whether several people share the screen."""
+        return len(self.session.humans) > 1
+
+    # --- layout ------------------------------------------------------------------------------
+
+    def compose(self) -> ComposeResult:
+        yield Static(id="header")
+        with Horizontal(id="top"):
+            yield Static(id="seats")
+            yield RichLog(id="log", wrap=True, markup=False, auto_scroll=True, min_width=10)
+        with Vertical(id="bottom"):
+            yield Static(id="board")
+            yield Static(id="mine")
+            yield Static(id="status")
+            yield Static(id="actions")
+            yield Static(id="message")
+            yield Static(id="keys")
+
+    def on_mount(self) -> None:
+        if len(self.session.humans) == 1:
+            self.viewer = self.session.humans[0]
+        self.set_interval(1.0, self._tick)
+        self.advance()
+
+    def _tick(self) -> None:
+        self.query_one("#header", Static).update(
+            render.header_line(self.session, self.lang, self.play_app.now()))
+
+    # --- the flow ------------------------------------------------------------------------------
+
+    def advance(self) -> None:
+        """Move the game on to the next decision, and show it."""
+        session = self.session
+        if session.hand_number and not session.in_hand and \
+                self._ended_hand != session.hand_number:
+            self._hand_ended()
+            return
+        if session.is_over and self.mode != "hand_over":
+            self._series_over()
+            return
+        if not session.in_hand:
+            if session.hand_number == 0 or self.mode in ("start", "next"):
+                self._deal()
+            return
+        if session.bot_to_act:
+            self._bots_turn()
+            return
+        seat = session.human_to_act
+        assert seat is not None
+        if self.hotseat and self.viewer != seat:
+            self.viewer = None
+            self.mode = "privacy"
+            self.refresh_all()
+            player = session.players[seat]
+            self.app.push_screen(PrivacyScreen(player.name, self.lang),
+                                 lambda _: self._privacy_done(seat))
+            return
+        self.mode = "act"
+        self.refresh_all()
+
+    def _privacy_done(self, seat: int) -> None:
+        self.viewer = seat
+        self.advance()
+
+    def _deal(self) -> None:
+        session = self.session
+        if self.hotseat:
+            self.viewer = None
+        self.message = None
+        if not session.next_hand(self.play_app.now()):
+            self._series_over()
+            return
+        self.mode = "dealt"
+        self.advance()
+
+    def _bots_turn(self) -> None:
+        self.mode = "bots"
+        self.refresh_all()
+        delay = 0.0 if self.fast_forward else self.play_app.bot_delay
+        if delay <= 0:
+            self.session.play_bots()
+            self.advance()
+            return
+        if not self._bot_timer_pending:
+            self._bot_timer_pending = True
+            self.set_timer(delay, self._bot_step)
+
+    def _bot_step(self) -> None:
+        self._bot_timer_pending = False
+        if self.session.bot_to_act:
+            self.session.bot_act()
+        self.advance()
+
+    def _hand_ended(self) -> None:
+        session = self.session
+        self._ended_hand = session.hand_number
+        self.play_app.hand_ended(session)
+        self.mode = "hand_over"
+        self.refresh_all()
+        summary = session.last_summary
+        no_human_left = not any(session.series.stacks.get(s, 0) for s in session.humans)
+        if no_human_left and self.fast_forward:
+            self._continue()
+            return
+        if summary is not None and len(summary.result.shown) >= 2:
+            self.app.push_screen(
+                ShowdownScreen(render.showdown(session, self.lang),
+                               t("result.continue", self.lang)),
+                self._after_showdown)
+
+    def _after_showdown(self, key: str | None) -> None:
+        if key == "enter":
+            self._continue()
+
+    def _continue(self) -> None:
+        """Enter after a hand: the next hand, or the end of the series."""
+        if self.session.is_over:
+            self._series_over()
+            return
+        self.mode = "next"
+        self._deal()
+
+    def _series_over(self) -> None:
+        self.mode = "series_over"
+        self.refresh_all()
+        body = render.series_over(self.session, self.lang)
+        saved = self.play_app.saved_to
+        if saved:
+            body.append(Text(""))
+            body.append(Text(t("series.saved", self.lang, path=saved), style="dim"))
+        self.app.push_screen(SeriesOverScreen(body, t("series.quit_hint", self.lang)))
+
+    # --- keys ----------------------------------------------------------------------------------
+
+    def on_key(self, event: events.Key) -> None:
+        key = event.key
+        event.stop()
+        if self.mode == "amount":
+            self._amount_key(event)
+            return
+        if key == "q":
+            self.play_app.ask_quit()
+        elif key == "s":
+            self.app.push_screen(StandingsScreen(
+                Group(Text(t("standings.title", self.lang), style="bold"), Text(""),
+                      render.standings_table(self.session.standings(), self.session,
+                                             self.lang)),
+                t("panel.close", self.lang)))
+        elif key == "l":
+            lines = render.hand_log(self.session, self.lang, self.viewer)
+            self.app.push_screen(LogScreen(Group(*lines), t("panel.close", self.lang)))
+        elif key == "question_mark":
+            self.app.push_screen(HelpScreen.build(self.lang))
+        elif self.mode == "confirm_fold":
+            if key == "f":
+                self._play(FOLD)
+            else:
+                self.mode = "act"
+                self.message = None
+                self.refresh_all()
+        elif self.mode == "act":
+            self._action_key(key)
+        elif self.mode == "hand_over" and key in ("enter", "space"):
+            self._continue()
+        elif self.mode in ("bots", "hand_over") and key == "w" and self._spectating():
+            self.fast_forward = True
+            self.advance() if self.mode == "bots" else self._continue()
+
+    def _spectating(self) -> bool:
+        return not any(self.session.series.stacks.get(s, 0) for s in self.session.humans)
+
+    def _action_key(self, key: str) -> None:
+        legal = self.session.legal()
+        view = self._my_view()
+        if view is None:
+            return
+        if key == "f":
+            if legal.can_check:
+                self.mode = "confirm_fold"
+                self.message = Text(t("act.confirm_fold", self.lang), style="yellow")
+                self.refresh_all()
+                return
+            self._play(FOLD)
+        elif key in ("c", "enter") or (key in ("x", "k") and legal.can_check):
+            self._play(CHECK if legal.can_check else CALL)
+        elif key in ("x", "k"):
+            self._refuse(refusal("check", view, legal, self.lang))
+        elif key in _SIZE_KEYS or key == "r":
+            if not legal.can_raise:
+                self._refuse(refusal("raise", view, legal, self.lang))
+                return
+            if key == "r":
+                self.mode = "amount"
+                self.typed = ""
+                self.message = None
+                self.refresh_all()
+                return
+            sizes = dict(raise_sizes(view, legal))
+            amount = sizes.get(_SIZE_KEYS[key])
+            if amount is None:
+                self._refuse(t("act.size_unavailable", self.lang))
+                return
+            self._play(Raise(amount))
+
+    def _amount_key(self, event: events.Key) -> None:
+        key = event.key
+        if key == "escape":
+            self.mode = "act"
+            self.typed = ""
+            self.message = None
+        elif key == "enter":
+            result = parse_amount(self.typed, self.session.legal())
+            if isinstance(result, AmountError):
+                # Nothing is applied: the reason, and the prompt again.
+                self.message = Text(result.text(self.lang), style="bold red")
+                self.typed = ""
+            else:
+                self.mode = "act"
+                self.typed = ""
+                self._play(Raise(result))
+                return
+        elif key == "backspace":
+            self.typed = self.typed[:-1]
+        elif event.is_printable and event.character and len(self.typed) < 12:
+            self.typed += event.character
+        self.refresh_all()
+
+    def _refuse(self, reason: str | None) -> None:
+        if reason:
+            self.message = Text(reason, style="bold red")
+            self.refresh_all()
+
+    def _play(self, action: Action) -> None:
+        seat = self.session.human_to_act
+        if seat is None:
+            return
+        try:
+            self.session.act(seat, action)
+        except IllegalActionError as exc:
+            self.mode = "act"
+            self._refuse(t("refusal.other", self.lang, rule=exc.rule or "?", detail=str(exc)))
+            return
+        self.message = None
+        if self.hotseat:
+            self.viewer = None  # hide the cards once they have acted
+        self.mode = "acted"
+        self.advance()
+
+    # --- showing -------------------------------------------------------------------------------
+
+    def _my_view(self) -> SeatView | None:
+        seat = self.session.human_to_act
+        if seat is None or seat != self.viewer:
+            return None
+        return self.session.view(seat)
+
+    def refresh_all(self) -> None:
+        """Redraw every panel from the session."""
+        session, lang = self.session, self.lang
+        self.query_one("#header", Static).update(
+            render.header_line(session, lang, self.play_app.now()))
+        self.query_one("#seats", Static).update(render.seats_table(session, self.viewer, lang))
+        log = self.query_one("#log", RichLog)
+        log.clear()
+        for line in render.hand_log(session, lang, self.viewer):
+            log.write(line)
+        self.query_one("#board", Static).update(render.board_line(session, lang))
+        self.query_one("#mine", Static).update(render.mine_line(session, self.viewer, lang))
+        self.query_one("#status", Static).update(self._status())
+        self.query_one("#actions", Static).update(self._actions())
+        self.query_one("#message", Static).update(self.message or self._standing_reason())
+        self.query_one("#keys", Static).update(Text(self._keys(), style="dim"))
+
+    def _status(self) -> Text:
+        session, lang = self.session, self.lang
+        seat = session.to_act
+        if self.mode == "hand_over":
+            key = "status.hand_over_last" if session.is_over else "status.hand_over"
+            return Text(t(key, lang, number=session.hand_number), style="bold")
+        if seat is None:
+            return Text("")
+        name = render.display_name(session.players[seat], lang)
+        if self.mode in ("act", "amount", "confirm_fold"):
+            legal = session.legal()
+            line = Text(t("status.your_turn", lang, name=name), style="bold yellow")
+            if legal.call_amount:
+                line.append("  " + t("status.to_call", lang, amount=legal.call_amount))
+            return line
+        if self.mode == "privacy":
+            return Text(t("status.waiting_privacy", lang, name=name), style="dim")
+        if session.players[seat].is_bot:
+            return Text(t("status.bot_thinking", lang, name=name), style="dim")
+        return Text(t("status.waiting", lang, name=name), style="dim")
+
+    def _actions(self) -> Text | Group:
+        lang = self.lang
+        if self.mode == "hand_over":
+            lines = render.result_lines(self.session, lang)
+            hint = "result.continue_over" if self.session.is_over else "result.continue"
+            lines = [*lines[:3], Text(t(hint, lang), style="bold")]
+            return Group(*lines)
+        if self.mode not in ("act", "amount", "confirm_fold"):
+            if self._spectating() and self.session.hand_number:
+                return Text(t("status.spectating", lang), style="dim")
+            return Text("")
+        legal = self.session.legal()
+        view = self._my_view()
+        if view is None:
+            return Text("")
+        first = Text()
+        first.append(_key("F"))
+        first.append(t("act.fold", lang) + "   ")
+        first.append(_key("C"))
+        if legal.can_check:
+            first.append(t("act.check", lang) + "   ")
+        elif legal.call_amount >= view.stacks[view.position or 0]:
+            first.append(t("act.call_all_in", lang, amount=legal.call_amount) + "   ")
+        else:
+            first.append(t("act.call", lang, amount=legal.call_amount) + "   ")
+        if legal.can_raise:
+            first.append(_key("R"))
+            verb = "act.bet_to" if view.current_bet == 0 else "act.raise_to"
+            first.append(t(verb, lang) + "…")
+        second = Text()
+        if self.mode == "amount":
+            verb = "act.bet_prompt" if view.current_bet == 0 else "act.raise_prompt"
+            second.append(t(verb, lang, min=legal.min_raise_to, max=legal.max_raise_to) + " ",
+                          style="bold")
+            second.append(self.typed + "▏", style="reverse")
+            second.append("   " + t("act.amount_keys", lang), style="dim")
+        else:
+            sizes = raise_sizes(view, legal)
+            numbers = ("1", "2", "3", "4") if len(sizes) > 1 else ("4",)
+            for number, (name, amount) in zip(numbers, sizes, strict=True):
+                second.append(_key(number))
+                second.append(t(f"act.size_{name}", lang, amount=amount) + "  ")
+        return Group(first, second)
+
+    def _standing_reason(self) -> Text:
+        """Why raising is not offered now, citing the rule (B7, B8, B10)."""
+        if self.mode not in ("act",):
+            return Text("")
+        view = self._my_view()
+        if view is None:
+            return Text("")
+        reason = refusal("raise", view, self.session.legal(), self.lang)
+        return Text(reason or "", style="yellow")
+
+    def _keys(self) -> str:
+        keys = t("keys.common", self.lang)
+        if self.mode in ("bots", "hand_over") and self._spectating() and not self.fast_forward:
+            keys = t("keys.fast_forward", self.lang) + " · " + keys
+        return keys
+
+
+def _key(label: str) -> Text:
+    return Text(f"[{label}] ", style="bold reverse")
+
