@@ -24,6 +24,7 @@ _COMMAND_MODULES: tuple[str, ...] = (
     "bench",
     "evaluate",
     "replay",
+    "play",
     "serve",
     "simulate",
 )
