@@ -1,0 +1,255 @@
+// The host page, `/host/<table>#<host token>`: invite, seat, add bots, start, pause, end.
+// It receives only the public table (the host role holds no cards); the host plays, if they
+// want to, from their own player page like everybody else.
+
+import { Link, fragmentToken, tableIdFromPath, tokens } from "./net.js";
+import { loadLang, preferredLang, t, translatePage, lang } from "./i18n.js";
+import {
+  $, h, applyPrefs, boardView, errorText, logView, mountChrome, potsView, seatList, setupSettings,
+  qrImage, showNet, standingsView, stopText, tickTimers, toast,
+} from "./ui.js";
+import { resultsView } from "./results.js";
+
+const app = { tableId: tableIdFromPath(), link: null, state: null, built: false, resultsFor: null };
+
+async function main() {
+  applyPrefs();
+  await loadLang(preferredLang());
+  mountChrome();
+  translatePage();
+  setupSettings((code, opts) => {
+    if (!opts || !opts.prefsOnly) app.link?.setLang(code);
+    app.built = false;
+    app.resultsFor = null;
+    render();
+  });
+  const fromLink = fragmentToken();
+  if (fromLink) tokens.set("host", app.tableId, fromLink);
+  const token = fromLink || tokens.get("host", app.tableId);
+  if (!token) {
+    $("#main").replaceChildren(h("p", { class: "panel warn" }, t("host.missing_token")));
+    return;
+  }
+  app.link = new Link({ tableId: app.tableId, role: "host", token, lang: lang(), onMessage, onStatus: showNet });
+  app.link.connect();
+  setInterval(() => {
+    if (!app.state) return;
+    const now = app.link.now();
+    tickTimers(app.state.table, now);
+    for (const el of document.querySelectorAll("[data-stop]")) el.textContent = stopText(app.state.table, now);
+  }, 250);
+}
+
+function onMessage(msg) {
+  if (msg.type === "state") {
+    app.state = msg;
+    render();
+  } else if (msg.type === "seat_request" && msg.token) {
+    tokens.set("seat", app.tableId, msg.token);
+    render();
+  } else if (msg.type === "error") {
+    toast(errorText(msg), { urgent: true });
+  }
+}
+
+function send(msg) {
+  if (!app.link.send(msg)) toast(t("net.offline"), { urgent: true });
+}
+
+// --- rendering ---------------------------------------------------------------------------------
+
+function render() {
+  const state = app.state;
+  if (!state) return;
+  const { table, you } = state;
+  document.title = `${t("host.title", { table: table.name })} · feltro`;
+  $("#title").textContent = t("host.title", { table: table.name });
+  if (table.status === "over") {
+    if (app.resultsFor !== lang()) {
+      app.resultsFor = lang();
+      app.built = false;
+      const seatToken = tokens.get("seat", app.tableId);
+      const mySeat = table.seats.find((s) => s.host)?.seat ?? null;
+      $("#main").replaceChildren(resultsView(table, { tableId: app.tableId, seat: mySeat, token: seatToken }));
+    }
+    return;
+  }
+  if (!app.built) {
+    $("#main").replaceChildren(skeleton(you));
+    app.built = true;
+  }
+  const now = app.link.now();
+  $("#host-status").replaceChildren(...statusParts(table));
+  $("#controls").replaceChildren(...controls(table));
+  $("#requests").replaceChildren(...requestParts(you));
+  $("#seat-admin").replaceChildren(seatAdmin(table));
+  $("#bot-box").hidden = table.status !== "lobby";
+  const kinds = $("#bot-kind");
+  if (kinds && kinds.options.length !== (you.bots || []).length) {
+    kinds.replaceChildren(...(you.bots || []).map((kind) => h("option", { value: kind }, kind)));
+  }
+  renderPlayToo(table);
+  $("#overview").replaceChildren(
+    h("div", { class: "middle" }, boardView(table), potsView(table)),
+    seatList(table, { now }));
+  $("#host-log").replaceChildren(logView(table));
+  $("#host-standings").replaceChildren(standingsView(table, now));
+}
+
+function skeleton() {
+  const joinUrl = `${location.origin}/join/${encodeURIComponent(app.tableId)}`;
+  const tableUrl = `/table/${encodeURIComponent(app.tableId)}`;
+  const linkBox = h("input", { id: "join-link", readonly: true, value: joinUrl, "aria-label": t("host.share") });
+  const botName = h("input", { id: "bot-name", maxlength: 24 });
+  const botKind = h("select", { id: "bot-kind" });
+  const botForm = h("form", { id: "bot-form" },
+    h("p", {}, h("label", { for: "bot-kind" }, t("host.bot_kind")), botKind),
+    h("p", {}, h("label", { for: "bot-name" }, t("host.bot_name")), botName),
+    h("p", {}, h("button", { type: "submit" }, t("host.add"))));
+  botForm.addEventListener("submit", (event) => {
+    event.preventDefault();
+    const msg = { type: "add_bot", kind: botKind.value };
+    if (botName.value.trim()) msg.name = botName.value.trim();
+    send(msg);
+    botName.value = "";
+  });
+  return h("div", { class: "host-grid" },
+    h("section", { class: "panel", "aria-labelledby": "ctl-title" },
+      h("h2", { id: "ctl-title" }, t("host.controls")),
+      h("div", { id: "host-status", role: "status" }),
+      h("div", { id: "controls", class: "controls" }),
+      h("p", { class: "quiet" }, t("host.no_secret"))),
+    h("section", { class: "panel share", "aria-labelledby": "share-title" },
+      h("h2", { id: "share-title" }, t("host.share")),
+      h("p", {}, t("host.share_hint")),
+      qrImage(app.tableId),
+      h("p", { class: "link-row" }, linkBox,
+        h("button", { type: "button", onclick: () => copy(joinUrl, linkBox) }, t("host.copy"))),
+      h("p", {}, h("a", { href: tableUrl, target: "_blank", rel: "noopener" }, t("host.table_screen")))),
+    h("section", { class: "panel", "aria-labelledby": "req-title" },
+      h("h2", { id: "req-title" }, t("host.requests")),
+      h("div", { id: "requests", "aria-live": "polite" })),
+    h("section", { class: "panel", "aria-labelledby": "seats-title" },
+      h("h2", { id: "seats-title" }, t("host.seats")),
+      h("div", { id: "seat-admin" }),
+      h("div", { id: "bot-box" }, h("h3", {}, t("host.add_bot")), botForm)),
+    h("section", { class: "panel", id: "play-too", "aria-labelledby": "play-title" },
+      h("h2", { id: "play-title" }, t("host.play_too")),
+      h("div", { id: "play-too-body" })),
+    h("section", { class: "panel wide", "aria-label": t("tabs.table") },
+      h("div", { id: "overview", class: "table-area" })),
+    h("section", { class: "panel" }, h("div", { id: "host-standings" })),
+    h("section", { class: "panel" }, h("div", { id: "host-log" })));
+}
+
+async function copy(text, box) {
+  try {
+    await navigator.clipboard.writeText(text);
+    toast(t("host.copied"));
+  } catch {
+    box.select();
+  }
+}
+
+function statusParts(table) {
+  const parts = [h("p", {}, h("strong", {}, table.status === "broken"
+    ? t("status.broken", { problem: table.problem }) : t(`status.${table.status}`)))];
+  if (table.hand) parts.push(h("p", {}, t("hand.number", { n: table.hand.number })));
+  if (table.pause_pending) parts.push(h("p", { class: "warn" }, t("hand.pause_pending")));
+  const stop = stopText(table, app.link.now());
+  if (stop) parts.push(h("p", { "data-stop": "1" }, stop));
+  return parts;
+}
+
+function controls(table) {
+  const buttons = [];
+  if (table.status === "lobby") {
+    const enough = table.seats.filter((s) => s.occupied).length >= 2;
+    buttons.push(h("button", { type: "button", class: "primary", id: "start", disabled: !enough,
+                               "aria-describedby": enough ? null : "need-two",
+                               onclick: () => send({ type: "start" }) }, t("host.start")));
+    if (!enough) buttons.push(h("p", { id: "need-two", class: "quiet" }, t("host.need_two")));
+  } else if (table.status === "playing" || table.status === "paused") {
+    buttons.push(table.paused
+      ? h("button", { type: "button", id: "resume", onclick: () => send({ type: "resume" }) }, t("host.resume"))
+      : h("button", { type: "button", id: "pause", onclick: () => send({ type: "pause" }) }, t("host.pause")));
+    if (!table.stop.requested) {
+      buttons.push(h("button", { type: "button", id: "end", class: "danger", onclick: () => {
+        if (window.confirm(t("host.end_confirm"))) send({ type: "end" });
+      } }, t("host.end")));
+    } else {
+      buttons.push(h("p", { class: "warn" }, t("host.ending")));
+    }
+  }
+  return buttons;
+}
+
+function requestParts(you) {
+  const requests = you.requests || [];
+  if (!requests.length) return [h("p", { class: "quiet" }, t("host.no_requests"))];
+  return [h("ul", { class: "requests" }, requests.map((r) => h("li", {},
+    h("strong", {}, r.name), r.seat ? ` (${t("seat.number", { n: r.seat })})` : "", " ",
+    h("button", { type: "button", class: "primary", "data-accept": r.request_id,
+                  onclick: () => send({ type: "accept", request_id: r.request_id }) }, t("host.accept", { name: r.name })),
+    " ",
+    h("button", { type: "button", "data-refuse": r.request_id,
+                  onclick: () => send({ type: "refuse", request_id: r.request_id }) }, t("host.refuse", { name: r.name })))))];
+}
+
+function seatAdmin(table) {
+  const lobby = table.status === "lobby";
+  const playing = table.status === "playing" || table.status === "paused";
+  return h("ul", { class: "admin-seats" }, table.seats.map((seat) => {
+    if (!seat.occupied) return h("li", { class: "quiet" }, `${t("seat.number", { n: seat.seat })}: ${t("seat.empty")}`);
+    const words = [];
+    if (seat.bot) words.push(t("seat.bot_kind", { kind: seat.bot }));
+    if (seat.host) words.push(t("seat.host"));
+    if (seat.removed) words.push(t("seat.removed"));
+    else if (seat.away) words.push(t("seat.away"));
+    if (!seat.bot && !seat.connected && !seat.removed) words.push(t("seat.offline"));
+    if (seat.out) words.push(t("seat.out", { place: `${seat.place}º` }));
+    const actions = [];
+    if (!seat.host && !seat.removed && !seat.out && (lobby || playing)) {
+      actions.push(h("button", { type: "button", class: "small", onclick: () =>
+        send({ type: seat.bot ? "remove_bot" : "remove_player", seat: seat.seat }) },
+        t("host.remove"), h("span", { class: "sr-only" }, ` ${seat.name}`)));
+    }
+    if (playing && !seat.bot && !seat.away && !seat.removed && !seat.out) {
+      actions.push(h("button", { type: "button", class: "small", onclick: () => send({ type: "mark_away", seat: seat.seat }) },
+        t("host.mark_away"), h("span", { class: "sr-only" }, ` ${seat.name}`)));
+    }
+    return h("li", { "data-seat": seat.seat },
+      h("span", {}, `${t("seat.number", { n: seat.seat })}: `, h("strong", {}, seat.name)),
+      words.length ? h("span", { class: "seat-status" }, ` — ${words.join(" · ")}`) : null,
+      h("span", { class: "seat-stack" }, ` · ${seat.stack ?? ""}`), " ", actions);
+  }));
+}
+
+function renderPlayToo(table) {
+  const body = $("#play-too-body");
+  const seatToken = tokens.get("seat", app.tableId);
+  if (seatToken) {
+    if (!$("#open-seat", body)) {
+      body.replaceChildren(h("p", {}, h("a", { id: "open-seat", class: "button primary", target: "_blank", rel: "noopener",
+        href: `/play/${encodeURIComponent(app.tableId)}#${encodeURIComponent(seatToken)}` }, t("host.open_seat"))));
+    }
+    return;
+  }
+  if (table.status !== "lobby") {
+    body.replaceChildren();
+    $("#play-too").hidden = true;
+    return;
+  }
+  if ($("#sit-form", body)) return;
+  const name = h("input", { id: "host-name", maxlength: 24, required: true, autocomplete: "nickname" });
+  const form = h("form", { id: "sit-form" },
+    h("p", {}, h("label", { for: "host-name" }, t("host.play_name")), name),
+    h("p", {}, h("button", { type: "submit" }, t("host.sit"))));
+  form.addEventListener("submit", (event) => {
+    event.preventDefault();
+    if (name.value.trim()) send({ type: "join", name: name.value.trim() });
+  });
+  body.replaceChildren(form);
+}
+
+main();

@@ -1,0 +1,99 @@
+// The join page, `/join/<table>`: give a name, ask for a seat, then go to the player page.
+
+import { Link, tableIdFromPath, tokens } from "./net.js";
+import { loadLang, preferredLang, t, translatePage, lang } from "./i18n.js";
+import { $, h, applyPrefs, errorText, mountChrome, setupSettings, showNet, toast } from "./ui.js";
+
+const app = { tableId: tableIdFromPath(), link: null, state: null, asked: false };
+
+async function main() {
+  applyPrefs();
+  await loadLang(preferredLang());
+  const known = tokens.get("seat", app.tableId);
+  if (known) {
+    location.replace(`/play/${encodeURIComponent(app.tableId)}#${encodeURIComponent(known)}`);
+    return;
+  }
+  mountChrome();
+  translatePage();
+  setupSettings((code) => {
+    app.link?.setLang(code);
+    render(true);
+  });
+  app.link = new Link({ tableId: app.tableId, role: "spectator", token: null, lang: lang(),
+                        onMessage, onStatus: showNet });
+  app.link.connect();
+}
+
+function onMessage(msg) {
+  if (msg.type === "state") {
+    const first = !app.state;
+    app.state = msg;
+    render(first);
+  } else if (msg.type === "seat_request" && msg.token) {
+    tokens.set("seat", app.tableId, msg.token);
+    location.assign(`/play/${encodeURIComponent(app.tableId)}#${encodeURIComponent(msg.token)}`);
+  } else if (msg.type === "error") {
+    app.asked = false;
+    const button = $("#ask");
+    if (button) button.disabled = false;
+    toast(errorText(msg), { urgent: true });
+  }
+}
+
+function render(full) {
+  const state = app.state;
+  if (!state) return;
+  const table = state.table;
+  document.title = `${table.name} · feltro`;
+  $("#title").textContent = t("join.title", { table: table.name });
+  const seated = table.seats.filter((s) => s.occupied);
+  const list = h("ul", { class: "names" }, seated.map((s) => h("li", {}, s.name,
+    s.bot ? h("span", { class: "tag bot" }, t("seat.bot_kind", { kind: s.bot })) : null)));
+  const existing = $("#join-form");
+  if (table.status !== "lobby") {
+    $("#main").replaceChildren(h("section", { class: "panel" },
+      h("p", {}, t("join.started")),
+      h("p", {}, h("a", { class: "button", href: `/table/${encodeURIComponent(app.tableId)}` }, t("join.watch"))),
+      h("h2", {}, t("join.seated")), list));
+    return;
+  }
+  if (existing && !full) {
+    $("#seated").replaceChildren(list);
+    fillSeats($("#seat-select"), table);
+    return;
+  }
+  const name = h("input", { id: "name", name: "name", required: true, maxlength: 24, autocomplete: "nickname",
+                            autocapitalize: "words" });
+  const seat = h("select", { id: "seat-select", name: "seat" });
+  fillSeats(seat, table);
+  const form = h("form", { id: "join-form", class: "panel" },
+    h("p", {}, h("label", { for: "name" }, t("join.name")), name),
+    h("p", {}, h("label", { for: "seat-select" }, t("join.seat")), seat),
+    h("p", {}, h("button", { id: "ask", type: "submit", class: "primary" }, t("join.ask"))));
+  form.addEventListener("submit", (event) => {
+    event.preventDefault();
+    const value = name.value.trim();
+    if (!value || app.asked) return;
+    const msg = { type: "join", name: value };
+    if (seat.value) msg.seat = Number(seat.value);
+    if (app.link.send(msg)) {
+      app.asked = true;
+      $("#ask").disabled = true;
+    } else {
+      toast(t("net.offline"), { urgent: true });
+    }
+  });
+  $("#main").replaceChildren(form, h("section", { class: "panel" },
+    h("h2", {}, t("join.seated")), h("div", { id: "seated" }, list)));
+  name.focus();
+}
+
+function fillSeats(select, table) {
+  const chosen = select.value;
+  select.replaceChildren(h("option", { value: "" }, t("join.any_seat")),
+    ...table.seats.filter((s) => !s.occupied).map((s) => h("option", { value: s.seat, selected: String(s.seat) === chosen },
+      t("seat.number", { n: s.seat }))));
+}
+
+main();

@@ -1,0 +1,412 @@
+// The player page, `/play/<table>#<seat token>`: own cards, the table around them, the actions.
+
+import { Link, fragmentToken, tableIdFromPath, tokens, newId } from "./net.js";
+import { loadLang, preferredLang, t, translatePage, lang } from "./i18n.js";
+import {
+  $, h, announce, applyPrefs, boardView, card, cardsText, errorText, logSpeech, logView,
+  mountChrome, potsView, refusalText, seatList, seatOf, setupSettings, showNet, showdownView,
+  standingsView, stopText, tickTimers, timerBar, toast, nameOf,
+} from "./ui.js";
+import { resultsView } from "./results.js";
+
+const app = {
+  tableId: tableIdFromPath(),
+  token: null,
+  link: null,
+  state: null,
+  legalKey: null, // "hand:turn" of the actions on screen
+  pending: null, // {id, msg} of an action sent and not yet answered
+  amount: null, // the raise amount chosen
+  heard: { hand: 0, log: 0 }, // log entries already announced
+  resultsFor: null,
+};
+
+async function main() {
+  applyPrefs();
+  await loadLang(preferredLang());
+  mountChrome({ skipTo: "actions" });
+  translatePage();
+  setupSettings((code, opts) => {
+    if (!opts || !opts.prefsOnly) app.link?.setLang(code);
+    app.legalKey = null;
+    app.resultsFor = null;
+    render();
+  });
+  const fromLink = fragmentToken();
+  if (fromLink) tokens.set("seat", app.tableId, fromLink);
+  app.token = fromLink || tokens.get("seat", app.tableId);
+  if (!app.token) {
+    location.replace(`/join/${encodeURIComponent(app.tableId)}`);
+    return;
+  }
+  app.link = new Link({
+    tableId: app.tableId, role: "player", token: app.token, lang: lang(),
+    onMessage, onStatus: (status, detail) => {
+      showNet(status, detail);
+      if (status === "gone" && detail === "bad_token") tokens.remove("seat", app.tableId);
+      renderActions(true);
+    },
+  });
+  app.link.connect();
+  document.addEventListener("keydown", onKey);
+  setInterval(tick, 250);
+}
+
+function onMessage(msg) {
+  if (msg.type === "state") {
+    app.state = msg;
+    render();
+  } else if (msg.type === "error") {
+    if (app.pending && msg.ref === app.pending.id) {
+      app.pending = null;
+      renderActions(true);
+    }
+    if (msg.code !== "bad_token") toast(errorText(msg), { urgent: true });
+    if (msg.code === "bad_token") showNet("gone", "bad_token");
+  } else if (msg.type === "ack") {
+    if (app.pending && msg.ref === app.pending.id) app.pending.acked = true;
+  } else if (msg.type === "welcome") {
+    // After a reconnect, resend an action that got no answer if its turn is still open:
+    // the server applies an id once, so this can never act twice.
+    app.resend = app.pending && !app.pending.acked ? app.pending : null;
+  }
+}
+
+function tick() {
+  const state = app.state;
+  if (!state) return;
+  const now = app.link.now();
+  tickTimers(state.table, now);
+  const stop = $("[data-stop]");
+  if (stop) stop.textContent = stopText(state.table, now);
+  const next = $("#next-hand");
+  if (next && state.table.next_hand_at) {
+    next.textContent = t("hand.next_in", { s: Math.max(0, Math.ceil((state.table.next_hand_at - now) / 1000)) });
+  }
+}
+
+// --- rendering ---------------------------------------------------------------------------------
+
+function render() {
+  const state = app.state;
+  if (!state) return;
+  const { table, you } = state;
+  document.title = `${table.name} · feltro`;
+  $("#title").textContent = table.name;
+  const main = $("#main");
+  main.dataset.status = table.status;
+  if (you.role === "pending" || (you.role === "player" && you.seat === null)) {
+    main.replaceChildren(pendingView(you));
+    return;
+  }
+  if (table.status === "over") {
+    if (app.resultsFor !== lang()) {
+      app.resultsFor = lang();
+      main.replaceChildren(resultsView(table, { seat: you.seat, token: app.token, tableId: app.tableId }));
+    }
+    return;
+  }
+  app.resultsFor = null;
+  if (!$("#game", main)) main.replaceChildren(gameSkeleton());
+  const now = app.link.now();
+  $("#hand-info").textContent = handInfo(table);
+  $("#banner").replaceChildren(...bannerParts(table, you, now));
+  $("#seats").replaceChildren(seatList(table, { you: you.seat, skipYou: true, now }));
+  $("#middle").replaceChildren(boardView(table), potsView(table));
+  $("#me").replaceChildren(...meParts(table, you, now));
+  renderActions(false);
+  const showdown = showdownView(table);
+  $("#showdown").replaceChildren(...(showdown ? [showdown] : []));
+  $("#log").replaceChildren(logView(table));
+  $("#standings").replaceChildren(standingsView(table, now));
+  speak(table, you);
+}
+
+function gameSkeleton() {
+  return h("div", { id: "game", class: "game" },
+    h("div", { id: "banner", class: "banner", role: "status" }),
+    h("p", { id: "hand-info", class: "hand-info" }),
+    h("section", { class: "table-area", "aria-label": t("tabs.table") },
+      h("div", { id: "seats" }),
+      h("div", { id: "middle", class: "middle" })),
+    h("section", { id: "me", class: "me", "aria-label": t("hand.your_cards") }),
+    h("section", { id: "actions", class: "actions", tabindex: "-1", "aria-label": t("turn.yours") }),
+    h("div", { id: "showdown" }),
+    h("div", { class: "side" },
+      h("details", { id: "log-box", class: "box", open: window.innerWidth >= 900 },
+        h("summary", {}, t("tabs.log")), h("div", { id: "log" })),
+      h("details", { id: "standings-box", class: "box", open: window.innerWidth >= 900 },
+        h("summary", {}, t("tabs.standings")), h("div", { id: "standings" }))));
+}
+
+function handInfo(table) {
+  const parts = [];
+  const settings = table.settings;
+  if (table.hand) parts.push(t("hand.number", { n: table.hand.number }));
+  parts.push(t("hand.blinds", { sb: settings.small_blind, bb: settings.big_blind }));
+  if (table.hand && !table.hand.over) parts.push(t(`street.${table.hand.street}`));
+  return parts.join(" · ");
+}
+
+function bannerParts(table, you, now) {
+  const parts = [];
+  if (table.status === "lobby") parts.push(h("p", {}, t("status.lobby")));
+  if (table.status === "broken") parts.push(h("p", { class: "warn" }, t("status.broken", { problem: table.problem })));
+  if (table.paused) parts.push(h("p", { class: "warn" }, t(table.pause_pending ? "hand.pause_pending" : "hand.paused")));
+  const stop = stopText(table, now);
+  if (stop) parts.push(h("p", { class: table.stop.last_hand ? "warn" : "", "data-stop": "1" }, stop));
+  if (table.next_hand_at) {
+    parts.push(h("p", { id: "next-hand" }, t("hand.next_in", { s: Math.max(0, Math.ceil((table.next_hand_at - now) / 1000)) })));
+  }
+  if (you.away) {
+    parts.push(h("p", { class: "warn" }, t("act.away"), " ",
+      h("button", { type: "button", onclick: () => app.link.send({ type: "back" }) }, t("act.come_back"))));
+  }
+  return parts;
+}
+
+function meParts(table, you, now) {
+  const seat = seatOf(table, you.seat);
+  const hole = you.hole || [];
+  const parts = [];
+  parts.push(h("div", { class: "hole", role: "group", "aria-label": hole.length
+    ? `${t("hand.your_cards")}: ${cardsText(hole)}` : t("hand.your_cards") },
+    hole.length ? hole.map((c) => card(c, { size: "big" }))
+      : [card(null, { size: "big ghost" }), card(null, { size: "big ghost" })]));
+  const info = [];
+  if (you.hand_name) info.push(h("p", { class: "hand-name" }, t("hand.you_have", { name: you.hand_name })));
+  else if (table.hand && !table.hand.over && !seat.in_hand) info.push(h("p", {}, t("hand.not_in_hand")));
+  const flags = [];
+  if (seat.button) flags.push(h("abbr", { class: "tag marker", title: t("seat.button") }, "D"));
+  if (seat.small_blind) flags.push(h("abbr", { class: "tag marker", title: t("seat.sb") }, "SB"));
+  if (seat.big_blind) flags.push(h("abbr", { class: "tag marker", title: t("seat.bb") }, "BB"));
+  if (seat.folded) flags.push(h("span", { class: "tag" }, t("seat.folded")));
+  if (seat.all_in) flags.push(h("span", { class: "tag" }, t("seat.all_in")));
+  info.push(h("p", { class: "me-line" },
+    h("strong", {}, you.name || ""), " ",
+    h("span", { class: "seat-stack" }, t("hand.your_stack", { n: seat.stack ?? 0 })), " ",
+    seat.bet ? h("span", { class: "seat-bet" }, t("seat.bet", { n: seat.bet })) : null, " ", flags));
+  const hand = table.hand;
+  if (hand && hand.over && hand.net && hand.net[String(you.seat)] !== undefined) {
+    const net = hand.net[String(you.seat)];
+    info.push(h("p", { class: "net" }, net > 0 ? t("hand.won", { n: net }) : net < 0 ? t("hand.lost", { n: -net }) : t("hand.even")));
+  }
+  if (hand && !hand.over && hand.to_act !== null) {
+    const mine = hand.to_act === you.seat;
+    info.push(h("p", { class: mine ? "turn mine" : "turn" },
+      mine ? h("strong", {}, t("turn.yours")) : t("turn.of", { name: nameOf(table, hand.to_act) })));
+    if (table.timer) info.push(timerBar(table, now));
+  } else if (!hand || hand.over) {
+    info.push(h("p", { class: "turn" }, t("hand.waiting_deal")));
+  }
+  parts.push(h("div", { class: "me-info" }, info));
+  return parts;
+}
+
+function pendingView(you) {
+  const request = you.request || {};
+  const refused = request.status === "refused";
+  return h("section", { class: "panel" },
+    h("h2", {}, you.name || ""),
+    h("p", { role: "status" }, refused ? t("join.refused") : t("join.waiting")),
+    refused ? h("p", {}, h("a", { href: `/table/${encodeURIComponent(app.tableId)}` }, t("join.watch"))) : null);
+}
+
+// --- actions -----------------------------------------------------------------------------------
+
+function myLegal() {
+  const state = app.state;
+  if (!state || state.table.status === "over") return null;
+  return state.you.legal;
+}
+
+/** Sizes for the quick buttons, each within the legal range. */
+function quickSizes(legal, table, you) {
+  const range = legal.raise;
+  const hand = table.hand;
+  const seat = seatOf(table, you.seat);
+  const clamp = (n) => Math.min(range.max, Math.max(range.min, Math.floor(n)));
+  const bet = hand.current_bet;
+  const afterCall = hand.pot_total + legal.call;
+  return {
+    min: range.min,
+    half: clamp(bet + afterCall / 2),
+    pot: clamp(bet + afterCall),
+    max: range.max,
+    mine: seat.bet || 0,
+  };
+}
+
+/** Render the action panel; it is rebuilt only when the turn changes (or *force*), so a
+ *  half-moved slider or the keyboard focus are not lost when other players' news arrives. */
+function renderActions(force) {
+  const panel = $("#actions");
+  if (!panel) return;
+  const legal = myLegal();
+  const key = legal ? `${legal.hand}:${legal.turn}` : null;
+  if (!force && key === app.legalKey) return;
+  const newTurn = key !== null && key !== app.legalKey;
+  app.legalKey = key;
+  if (!legal) {
+    app.pending = null;
+    const you = app.state?.you;
+    const canStep = app.state && app.state.table.status === "playing" && you && !you.away && you.seat;
+    panel.replaceChildren(canStep ? h("p", { class: "quiet" },
+      h("button", { type: "button", class: "small", onclick: () => app.link.send({ type: "away" }) }, t("act.step_away"))) : "");
+    panel.classList.remove("live");
+    return;
+  }
+  if (app.resend && app.resend.msg.hand === legal.hand && app.resend.msg.turn === legal.turn) {
+    app.link.sendRaw(app.resend.msg);
+  }
+  app.resend = null;
+  if (app.pending && (app.pending.msg.hand !== legal.hand || app.pending.msg.turn !== legal.turn)) app.pending = null;
+  panel.classList.add("live");
+  const { table, you } = app.state;
+  const seat = seatOf(table, you.seat);
+  const disabled = Boolean(app.pending) || !app.link.isOpen;
+  const buttons = [];
+  buttons.push(h("button", { type: "button", class: "act fold", "data-act": "fold", disabled,
+                             "aria-keyshortcuts": "F", onclick: () => act("fold") }, t("act.fold")));
+  if (legal.check) {
+    buttons.push(h("button", { type: "button", class: "act check", "data-act": "check", disabled,
+                               "aria-keyshortcuts": "C", onclick: () => act("check") }, t("act.check")));
+  } else {
+    const allIn = legal.call >= (seat.stack ?? Infinity);
+    buttons.push(h("button", { type: "button", class: "act call", "data-act": "call", disabled,
+                               "aria-keyshortcuts": "C", onclick: () => act("call") },
+      t(allIn ? "act.call_all_in" : "act.call", { n: legal.call })));
+  }
+  const parts = [h("div", { class: "act-row" }, buttons)];
+  if (legal.raise) {
+    const sizes = quickSizes(legal, table, you);
+    if (newTurn || app.amount === null || app.amount < sizes.min || app.amount > sizes.max) app.amount = sizes.min;
+    const isBet = table.hand.current_bet === 0;
+    const raiseButton = h("button", { type: "button", class: "act raise", "data-act": "raise", disabled,
+                                      "aria-keyshortcuts": "R", onclick: () => act("raise", app.amount) });
+    const label = () => {
+      raiseButton.textContent = app.amount === sizes.max ? t("act.all_in", { n: app.amount })
+        : t(isBet ? "act.bet" : "act.raise", { n: app.amount });
+    };
+    label();
+    buttons.push(raiseButton);
+    if (sizes.max > sizes.min) {
+      const slider = h("input", { type: "range", id: "amount-range", min: sizes.min, max: sizes.max, step: 1,
+                                  value: app.amount, "aria-label": t("act.amount"), disabled });
+      const number = h("input", { type: "number", id: "amount", inputmode: "numeric", min: sizes.min,
+                                  max: sizes.max, step: 1, value: app.amount, "aria-label": t("act.amount"),
+                                  disabled, "aria-describedby": "amount-help" });
+      const help = h("p", { id: "amount-help", class: "amount-help", "aria-live": "polite" });
+      const set = (value, from) => {
+        app.amount = value;
+        if (from !== slider) slider.value = String(value);
+        if (from !== number) number.value = String(value);
+        help.textContent = "";
+        label();
+      };
+      slider.addEventListener("input", () => set(Number(slider.value), slider));
+      number.addEventListener("input", () => {
+        const value = Number(number.value);
+        if (Number.isInteger(value) && value >= sizes.min && value <= sizes.max) set(value, number);
+      });
+      number.addEventListener("keydown", (event) => {
+        if (event.key === "Enter") {
+          event.preventDefault();
+          const value = Number(number.value);
+          const problem = !Number.isInteger(value) || number.value.trim() === "" ? t("act.amount_nan")
+            : value < sizes.min ? t("act.amount_low", { n: value, min: sizes.min })
+              : value > sizes.max ? t("act.amount_high", { n: value, max: sizes.max }) : null;
+          if (problem) {
+            help.textContent = problem;
+            return;
+          }
+          set(value, number);
+          act("raise", value);
+        }
+      });
+      number.addEventListener("blur", () => {
+        if (Number(number.value) !== app.amount) number.value = String(app.amount);
+      });
+      const quick = [["min", "act.min", "M"], ["half", "act.half_pot", "H"], ["pot", "act.pot", "P"], ["max", "act.max", "A"]]
+        .map(([which, keyName, shortcut]) => h("button", {
+          type: "button", class: "quick", "data-size": which, disabled, "aria-keyshortcuts": shortcut,
+          onclick: () => set(sizes[which], null),
+        }, t(keyName), h("span", { class: "quick-n" }, ` ${sizes[which]}`)));
+      parts.push(h("div", { class: "sizer" },
+        h("div", { class: "quick-row" }, quick),
+        h("div", { class: "amount-row" }, slider, number),
+        help));
+      app.setAmount = (which) => set(sizes[which], null);
+      app.focusAmount = () => slider.focus();
+    } else {
+      app.setAmount = null;
+      app.focusAmount = () => raiseButton.focus();
+    }
+  } else {
+    app.setAmount = null;
+    app.focusAmount = null;
+  }
+  const refusals = Object.entries(legal.refusals || {});
+  if (refusals.length) {
+    parts.push(h("ul", { class: "refusals" }, refusals.map(([kind, text]) => h("li", {}, refusalText(kind, text)))));
+  }
+  if (app.pending) parts.push(h("p", { class: "quiet" }, t("act.sent")));
+  panel.replaceChildren(...parts);
+  if (newTurn && !app.pending) {
+    announce(t("announce.turn", {
+      options: legal.check ? t("announce.options_check") : t("announce.options_call", { n: legal.call }),
+    }), { urgent: true });
+    if (window.matchMedia("(hover: hover)").matches) panel.querySelector("button.act")?.focus();
+    if (navigator.vibrate) navigator.vibrate(80);
+  }
+}
+
+function act(action, to) {
+  const legal = myLegal();
+  if (!legal || app.pending) return;
+  const msg = { type: "act", id: newId("a"), hand: legal.hand, turn: legal.turn, action };
+  if (action === "raise") msg.to = to;
+  if (!app.link.sendRaw(msg)) {
+    toast(t("net.offline"), { urgent: true });
+    return;
+  }
+  app.pending = { id: msg.id, msg, acked: false };
+  renderActions(true);
+}
+
+function onKey(event) {
+  if (event.defaultPrevented || event.ctrlKey || event.metaKey || event.altKey) return;
+  const target = event.target;
+  const typing = target instanceof HTMLElement && (target.tagName === "SELECT" || target.tagName === "TEXTAREA"
+    || (target.tagName === "INPUT" && target.type !== "range" && target.type !== "checkbox"));
+  if (typing || document.querySelector("dialog[open]")) return;
+  const legal = myLegal();
+  if (!legal) return;
+  const key = event.key.toLowerCase();
+  if (key === "f") act("fold");
+  else if (key === "c" || key === "k") act(legal.check ? "check" : "call");
+  else if ((key === "r" || key === "b") && app.focusAmount) app.focusAmount();
+  else if (key === "enter" && target instanceof HTMLInputElement && target.type === "range") act("raise", app.amount);
+  else if (app.setAmount && { m: "min", h: "half", p: "pot", a: "max" }[key]) app.setAmount({ m: "min", h: "half", p: "pot", a: "max" }[key]);
+  else return;
+  event.preventDefault();
+}
+
+// --- announcements -----------------------------------------------------------------------------
+
+function speak(table, you) {
+  const hand = table.hand;
+  if (!hand) return;
+  if (hand.number !== app.heard.hand) {
+    app.heard = { hand: hand.number, log: 0 };
+    const cards = you.hole && you.hole.length ? cardsText(you.hole) : "";
+    announce(cards ? t("announce.new_hand", { n: hand.number, cards }) : t("announce.new_hand_public", { n: hand.number }));
+    app.heard.log = hand.log.filter((e) => e.kind === "blind" || e.kind === "ante").length;
+  }
+  const fresh = hand.log.slice(app.heard.log);
+  app.heard.log = hand.log.length;
+  const words = fresh.map((e) => logSpeech(table, e)).filter(Boolean);
+  if (words.length) announce(words.join(". "));
+}
+
+main();

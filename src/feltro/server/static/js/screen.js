@@ -1,0 +1,125 @@
+// The table screen, `/table/<table>`: a TV or a laptop everyone can see. Public information
+// only (it connects as a spectator: the server sends it no private cards), large, with the
+// last action announced.
+
+import { Link, tableIdFromPath } from "./net.js";
+import { loadLang, preferredLang, t, translatePage, lang } from "./i18n.js";
+import {
+  $, h, actionText, announce, applyPrefs, boardView, logLine, logSpeech, mountChrome, nameOf,
+  potsView, qrImage, seatList, setupSettings, showNet, showdownView, standingsView, stopText, tickTimers,
+} from "./ui.js";
+import { resultsView } from "./results.js";
+
+const app = { tableId: tableIdFromPath(), link: null, state: null, heard: { hand: 0, log: 0 }, resultsFor: null };
+
+async function main() {
+  applyPrefs();
+  await loadLang(preferredLang());
+  mountChrome();
+  translatePage();
+  setupSettings((code, opts) => {
+    if (!opts || !opts.prefsOnly) app.link?.setLang(code);
+    app.resultsFor = null;
+    render();
+  });
+  app.link = new Link({ tableId: app.tableId, role: "spectator", token: null, lang: lang(),
+                        onMessage, onStatus: showNet });
+  app.link.connect();
+  setInterval(() => {
+    if (!app.state) return;
+    const now = app.link.now();
+    tickTimers(app.state.table, now);
+    for (const el of document.querySelectorAll("[data-stop]")) el.textContent = stopText(app.state.table, now);
+    const next = $("#next-hand");
+    if (next && app.state.table.next_hand_at) {
+      next.textContent = t("hand.next_in", { s: Math.max(0, Math.ceil((app.state.table.next_hand_at - now) / 1000)) });
+    }
+  }, 250);
+}
+
+function onMessage(msg) {
+  if (msg.type === "state") {
+    app.state = msg;
+    render();
+  }
+}
+
+/** The newest thing that happened, in words: an action, a board card, a pot won. */
+function lastEvent(table) {
+  const hand = table.hand;
+  if (!hand) return "";
+  for (let i = hand.log.length - 1; i >= 0; i -= 1) {
+    const entry = hand.log[i];
+    if (entry.kind === "end") continue;
+    if (entry.kind === "action") return actionText(table, entry);
+    const line = logLine(table, entry);
+    if (line) return line;
+  }
+  return "";
+}
+
+function render() {
+  const state = app.state;
+  if (!state) return;
+  const table = state.table;
+  document.title = t("screen.title", { table: table.name });
+  $("#title").textContent = table.name;
+  const main = $("#main");
+  if (table.status === "over") {
+    if (app.resultsFor !== lang()) {
+      app.resultsFor = lang();
+      main.replaceChildren(resultsView(table, { tableId: app.tableId }));
+    }
+    return;
+  }
+  app.resultsFor = null;
+  const now = app.link.now();
+  const hand = table.hand;
+  const info = [];
+  if (hand) info.push(t("hand.number", { n: hand.number }));
+  info.push(t("hand.blinds", { sb: table.settings.small_blind, bb: table.settings.big_blind }));
+  if (hand && !hand.over) info.push(t(`street.${hand.street}`));
+  const banner = [];
+  if (table.status === "lobby") {
+    banner.push(h("div", { class: "invite" },
+      qrImage(app.tableId, { size: 220 }),
+      h("p", { class: "big" }, t("screen.waiting")),
+      h("p", { class: "join-url" }, `${location.origin}/join/${app.tableId}`)));
+  }
+  if (table.paused) banner.push(h("p", { class: "warn" }, t(table.pause_pending ? "hand.pause_pending" : "hand.paused")));
+  const stop = stopText(table, now);
+  if (stop) banner.push(h("p", { class: table.stop.last_hand ? "warn" : "", "data-stop": "1" }, stop));
+  if (table.next_hand_at) banner.push(h("p", { id: "next-hand" }, t("hand.next_in", { s: Math.max(0, Math.ceil((table.next_hand_at - now) / 1000)) })));
+  const last = lastEvent(table);
+  const turn = hand && !hand.over && hand.to_act !== null ? t("turn.of", { name: nameOf(table, hand.to_act) }) : "";
+  const showdown = showdownView(table);
+  main.replaceChildren(h("div", { class: "screen" },
+    h("p", { class: "hand-info" }, info.join(" · ")),
+    h("div", { class: "banner" }, banner),
+    h("section", { class: "table-area oval", "aria-label": t("tabs.table") },
+      seatList(table, { empty: false, now }),
+      h("div", { class: "middle" },
+        boardView(table, { size: "large" }),
+        potsView(table),
+        h("p", { class: "last-action", "aria-label": t("screen.last_action") }, last),
+        turn ? h("p", { class: "turn" }, turn) : null)),
+    h("div", { class: "screen-side" },
+      showdown,
+      standingsView(table, now))));
+  speak(table);
+}
+
+function speak(table) {
+  const hand = table.hand;
+  if (!hand) return;
+  if (hand.number !== app.heard.hand) {
+    app.heard = { hand: hand.number, log: 0 };
+    announce(t("announce.new_hand_public", { n: hand.number }));
+  }
+  const fresh = hand.log.slice(app.heard.log);
+  app.heard.log = hand.log.length;
+  const words = fresh.map((e) => logSpeech(table, e)).filter(Boolean);
+  if (words.length) announce(words.join(". "));
+}
+
+main();

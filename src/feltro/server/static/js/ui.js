@@ -1,0 +1,548 @@
+// Pieces shared by every page: a tiny element builder, cards, seats, board and pots, the hand
+// log, the showdown, standings, timers, the settings dialog and the screen-reader announcer.
+//
+// Nothing here reads the network: each function takes the `table` part of a `state` message
+// (public, the same for everybody) and returns elements.
+
+import { t, lang, loadLang, languageOptions, translatePage } from "./i18n.js";
+
+// --- elements ----------------------------------------------------------------------------------
+
+/** `h("p", {class: "x"}, "text", child)`: an element; text children are never parsed as HTML. */
+export function h(tag, attrs = {}, ...children) {
+  const el = document.createElement(tag);
+  for (const [name, value] of Object.entries(attrs || {})) {
+    if (value === null || value === undefined || value === false) continue;
+    if (name.startsWith("on") && typeof value === "function") {
+      el.addEventListener(name.slice(2), value);
+    } else if (name === "style" && typeof value === "object") {
+      for (const [prop, v] of Object.entries(value)) el.style.setProperty(prop, v);
+    } else {
+      el.setAttribute(name, value === true ? "" : String(value));
+    }
+  }
+  for (const child of children.flat(Infinity)) {
+    if (child === null || child === undefined || child === false) continue;
+    el.append(child instanceof Node ? child : document.createTextNode(String(child)));
+  }
+  return el;
+}
+
+export const $ = (selector, root = document) => root.querySelector(selector);
+
+// --- cards -------------------------------------------------------------------------------------
+
+const SUIT_SYMBOL = { s: "♠", h: "♥", d: "♦", c: "♣" };
+
+/** The spoken name of a card: "Ace of spades". */
+export function cardName(code) {
+  if (!code) return t("card.unknown");
+  return t("card.name", { rank: t(`rank.${code[0]}`), suit: t(`suit.${code[1]}`) });
+}
+
+/** A card face: rank and suit symbol (colour is a second cue, never the only one). */
+export function card(code, { size = "" } = {}) {
+  if (!code) {
+    return h("span", { class: `card back ${size}`, role: "img", "aria-label": t("card.unknown") });
+  }
+  const rank = code[0] === "T" ? "10" : code[0];
+  const suit = code[1];
+  return h("span", { class: `card suit-${suit} ${size}`, role: "img", "aria-label": cardName(code),
+                     "data-card": code },
+    h("span", { class: "rank", "aria-hidden": "true" }, rank),
+    h("span", { class: "suit", "aria-hidden": "true" }, SUIT_SYMBOL[suit]));
+}
+
+export function cardsText(codes) {
+  return (codes || []).map(cardName).join(", ");
+}
+
+/** Cards as short text, "A♠ K♦", for log lines. */
+export function cardsShort(codes) {
+  return (codes || []).map((c) => `${c[0] === "T" ? "10" : c[0]}${SUIT_SYMBOL[c[1]]}`).join(" ");
+}
+
+// --- names and numbers -------------------------------------------------------------------------
+
+export function seatOf(table, number) {
+  return table.seats.find((s) => s.seat === number) || { seat: number, occupied: false };
+}
+
+export function nameOf(table, number) {
+  const seat = seatOf(table, number);
+  return seat.name || t("seat.number", { n: number });
+}
+
+export function potName(index) {
+  return index === 0 ? t("pot.main") : t("pot.side", { i: index });
+}
+
+export function potLabel(index, amount) {
+  return `${potName(index)}: ${amount}`;
+}
+
+/** "1:02:03" or "4:05". */
+export function clock(seconds) {
+  const s = Math.max(0, Math.round(seconds));
+  const hours = Math.floor(s / 3600);
+  const minutes = Math.floor((s % 3600) / 60);
+  const secs = String(s % 60).padStart(2, "0");
+  return hours ? `${hours}:${String(minutes).padStart(2, "0")}:${secs}` : `${minutes}:${secs}`;
+}
+
+// --- seats -------------------------------------------------------------------------------------
+
+/** The short words that describe a seat's situation (each visible as text). */
+function seatFlags(table, seat, { you }) {
+  const flags = [];
+  if (seat.bot) flags.push(h("span", { class: "tag bot" }, t("seat.bot_kind", { kind: seat.bot })));
+  if (seat.seat === you) flags.push(h("span", { class: "tag you" }, t("seat.you")));
+  if (seat.host) flags.push(h("span", { class: "tag" }, t("seat.host")));
+  if (seat.button) flags.push(h("span", { class: "tag marker", title: t("seat.button") },
+                                h("abbr", { title: t("seat.button") }, "D")));
+  if (seat.small_blind) flags.push(h("span", { class: "tag marker", title: t("seat.sb") },
+                                     h("abbr", { title: t("seat.sb") }, "SB")));
+  if (seat.big_blind) flags.push(h("span", { class: "tag marker", title: t("seat.bb") },
+                                   h("abbr", { title: t("seat.bb") }, "BB")));
+  return flags;
+}
+
+function seatStatus(table, seat) {
+  const words = [];
+  if (seat.out) words.push(t("seat.out", { place: ordinal(seat.place) }));
+  else if (seat.removed) words.push(t("seat.removed"));
+  if (!seat.out && seat.away && !seat.removed) words.push(t("seat.away"));
+  if (!seat.bot && !seat.connected && !seat.removed && !seat.out) words.push(t("seat.offline"));
+  if (seat.folded) words.push(t("seat.folded"));
+  else if (seat.all_in) words.push(t("seat.all_in"));
+  if (seat.mucked) words.push(t("seat.mucked"));
+  return words;
+}
+
+export function ordinal(place) {
+  return place ? `${place}º` : "";
+}
+
+/** What a seat did last this hand, as words ("raises to 6"). */
+export function lastActionText(table, seat) {
+  const last = seat.last_action;
+  if (!last) return "";
+  return actionText(table, { ...last, seat: seat.seat });
+}
+
+/** Where seat *index* of *count* sits around an ellipse, starting at the bottom centre. */
+function ovalPosition(index, count) {
+  const angle = Math.PI / 2 + (2 * Math.PI * index) / count;
+  return { "--x": `${50 + 44 * Math.cos(angle)}%`, "--y": `${50 + 40 * Math.sin(angle)}%` };
+}
+
+/**
+ * The seats as a list. Options: `you` (the viewer's seat, marked), `skipYou` (leave it out: the
+ * player page shows it in its own panel), `empty` (show empty seats), `now` (server ms, timers).
+ */
+export function seatList(table, { you = null, skipYou = false, empty = false, now = 0 } = {}) {
+  const count = table.seats.length;
+  const start = you ? you % count : 0; // clockwise from the viewer's left
+  const ordered = [];
+  for (let i = 0; i < count; i += 1) ordered.push(table.seats[(start + i) % count]);
+  const items = [];
+  const toAct = table.hand && !table.hand.over ? table.hand.to_act : null;
+  ordered.forEach((seat, index) => {
+    if (!seat.occupied && !empty) return;
+    if (skipYou && seat.seat === you) return;
+    const style = ovalPosition(you ? (index + 1) % count : index, count);
+    if (!seat.occupied) {
+      items.push(h("li", { class: "seat empty", style },
+        h("span", { class: "seat-name" }, t("seat.number", { n: seat.seat })),
+        h("span", { class: "seat-status" }, t("seat.empty"))));
+      return;
+    }
+    const acting = seat.seat === toAct;
+    const status = seatStatus(table, seat);
+    const classes = ["seat", acting && "to-act", seat.folded && "folded", seat.out && "out",
+                     seat.seat === you && "me", (seat.away || !seat.connected) && "absent"];
+    const shown = seat.shown ? h("span", { class: "seat-cards" }, seat.shown.map((c) => card(c, { size: "small" })))
+      : seat.has_cards ? h("span", { class: "seat-cards", "aria-label": t("seat.cards"), role: "img" },
+                           card(null, { size: "tiny" }), card(null, { size: "tiny" }))
+        : null;
+    const last = lastActionText(table, seat);
+    items.push(h("li", { class: classes.filter(Boolean).join(" "), style, "data-seat": seat.seat },
+      h("div", { class: "seat-head" },
+        acting ? h("span", { class: "turn-arrow", "aria-hidden": "true" }, "▶") : null,
+        h("span", { class: "seat-name" }, seat.name),
+        h("span", { class: "seat-no" }, `#${seat.seat}`)),
+      h("div", { class: "seat-flags" }, seatFlags(table, seat, { you })),
+      h("div", { class: "seat-line" },
+        h("span", { class: "seat-stack" }, t("seat.stack", { n: seat.stack ?? 0 })),
+        seat.bet ? h("span", { class: "seat-bet" }, t("seat.bet", { n: seat.bet })) : null),
+      shown,
+      status.length ? h("div", { class: "seat-status" }, status.join(" · ")) : null,
+      acting ? h("div", { class: "seat-status acting" }, t("seat.to_act")) : null,
+      !acting && last && !seat.folded ? h("div", { class: "seat-last" }, last) : null,
+      acting && table.timer && table.timer.seat === seat.seat ? timerBar(table, now) : null));
+  });
+  return h("ul", { class: "seats", "aria-label": t("host.seats") }, items);
+}
+
+// --- timer -------------------------------------------------------------------------------------
+
+/** Seconds left and the phase of the turn's timer at server time *now*. */
+export function timerInfo(timer, now) {
+  if (!timer) return null;
+  const total = Math.max(1, timer.ends_at - timer.started_at);
+  const left = Math.max(0, timer.ends_at - now);
+  const phase = timer.grace && now > timer.action_ends_at + timer.bank_ms ? "grace"
+    : now > timer.action_ends_at ? "bank" : "action";
+  return { seconds: Math.ceil(left / 1000), fraction: left / total, phase };
+}
+
+export function timerBar(table, now) {
+  const timer = table.timer;
+  const info = timerInfo(timer, now);
+  if (!info) return null;
+  const name = nameOf(table, timer.seat);
+  return h("div", { class: `timer phase-${info.phase}`, "data-timer": "1", role: "timer",
+                    "aria-label": t("turn.timer_label", { name }) },
+    h("span", { class: "timer-bar", "aria-hidden": "true" },
+      h("span", { class: "timer-fill", style: { width: `${Math.round(info.fraction * 100)}%` } })),
+    h("span", { class: "timer-text" }, timerWords(info)));
+}
+
+function timerWords(info) {
+  const extra = info.phase === "bank" ? ` (${t("turn.bank")})`
+    : info.phase === "grace" ? ` (${t("turn.grace")})` : "";
+  return t("turn.seconds", { s: info.seconds }) + extra;
+}
+
+/** Refresh every timer on the page without re-rendering the rest (called a few times a second). */
+export function tickTimers(table, now) {
+  if (!table || !table.timer) return;
+  const info = timerInfo(table.timer, now);
+  for (const el of document.querySelectorAll("[data-timer]")) {
+    el.className = `timer phase-${info.phase}`;
+    const fill = el.querySelector(".timer-fill");
+    if (fill) fill.style.width = `${Math.round(info.fraction * 100)}%`;
+    const text = el.querySelector(".timer-text");
+    if (text) text.textContent = timerWords(info);
+  }
+}
+
+// --- board and pots ----------------------------------------------------------------------------
+
+export function boardView(table, { size = "" } = {}) {
+  const hand = table.hand;
+  const board = hand ? hand.board : [];
+  const slots = [];
+  for (let i = 0; i < 5; i += 1) {
+    slots.push(board[i] ? card(board[i], { size }) : h("span", { class: `card slot ${size}`, "aria-hidden": "true" }));
+  }
+  return h("div", { class: "board", role: "group",
+                    "aria-label": board.length ? `${t("hand.board")}: ${cardsText(board)}` : t("hand.no_board") },
+    slots);
+}
+
+export function potsView(table) {
+  const hand = table.hand;
+  if (!hand) return h("div", { class: "pots" });
+  const parts = [h("div", { class: "pot-total" }, t("hand.pot", { n: hand.pot_total }))];
+  if (hand.pots.length > 1 || (hand.over && hand.pots.length)) {
+    parts.push(h("ul", { class: "pot-list" }, hand.pots.map((pot, i) => {
+      const winners = pot.winners
+        ? ` → ${pot.winners.map((w, k) => `${nameOf(table, w)} ${pot.shares[k]}`).join(", ")}` : "";
+      return h("li", {}, potLabel(i, pot.amount) + winners);
+    })));
+  }
+  return h("div", { class: "pots" }, parts);
+}
+
+// --- log ---------------------------------------------------------------------------------------
+
+/** An action (a log entry or a seat's last action) in words. */
+export function actionText(table, entry) {
+  const name = nameOf(table, entry.seat);
+  let text;
+  switch (entry.action) {
+    case "fold": text = t("log.fold", { name }); break;
+    case "check": text = t("log.check", { name }); break;
+    case "call": text = t("log.call", { name, n: entry.chips }); break;
+    default: text = t(entry.bet ? "log.bet" : "log.raise", { name, to: entry.to });
+  }
+  return entry.all_in ? `${text} ${t("log.all_in")}` : text;
+}
+
+/** One log entry in words, or null for entries not worth a line. */
+export function logLine(table, entry) {
+  switch (entry.kind) {
+    case "action": return actionText(table, entry);
+    case "blind": return t("log.blind", { name: nameOf(table, entry.seat), n: entry.amount });
+    case "ante": return t("log.ante", { name: nameOf(table, entry.seat), n: entry.amount });
+    case "board": return t("log.board", { street: t(`street.${entry.street}`), cards: cardsShort(entry.cards) });
+    case "show": return t("log.show", { name: nameOf(table, entry.seat), cards: cardsShort(entry.cards) });
+    case "muck": return t("log.muck", { name: nameOf(table, entry.seat) });
+    case "returned": return t("log.returned", { name: nameOf(table, entry.seat), n: entry.amount });
+    case "pot": return t("log.pot", {
+      pot: potName(entry.index),
+      n: entry.amount,
+      winners: entry.winners.map((w, k) => t("log.pot_share", { name: nameOf(table, w), n: entry.shares[k] })).join(", "),
+    });
+    case "end": return t("log.end");
+    default: return null;
+  }
+}
+
+/** Spoken text for a log entry (cards by name rather than symbols). */
+export function logSpeech(table, entry) {
+  if (entry.kind === "board") return t("announce.board", { street: t(`street.${entry.street}`), cards: cardsText(entry.cards) });
+  if (entry.kind === "show") return t("log.show", { name: nameOf(table, entry.seat), cards: cardsText(entry.cards) });
+  return logLine(table, entry);
+}
+
+export function logView(table) {
+  const hand = table.hand;
+  const lines = hand ? hand.log.map((e) => logLine(table, e)).filter(Boolean) : [];
+  return h("section", { class: "log", "aria-labelledby": "log-title" },
+    h("h2", { id: "log-title" }, hand ? `${t("log.title")} · ${t("hand.number", { n: hand.number })}` : t("log.title")),
+    lines.length ? h("ol", {}, lines.map((line) => h("li", {}, line))) : h("p", {}, t("log.empty")));
+}
+
+// --- showdown ----------------------------------------------------------------------------------
+
+export function showdownView(table) {
+  const hand = table.hand;
+  if (!hand || !hand.over) return null;
+  const rows = hand.showdown.map((show) => h("li", {},
+    show.mucked ? t("showdown.mucks", { name: nameOf(table, show.seat) })
+      : h("span", {}, h("strong", {}, nameOf(table, show.seat)), " ",
+          h("span", { class: "inline-cards" }, show.cards.map((c) => card(c, { size: "small" }))),
+          " — ", show.hand_name || "")));
+  const pots = hand.pots.map((pot, i) => h("li", {},
+    t("showdown.pot_won", {
+      pot: potLabel(i, pot.amount),
+      winners: (pot.winners || []).map((w, k) => t("showdown.wins", { name: nameOf(table, w), n: pot.shares[k] })).join(", "),
+    })));
+  return h("section", { class: "showdown", "aria-labelledby": "showdown-title" },
+    h("h2", { id: "showdown-title" }, hand.showdown.length ? t("showdown.title") : t("log.end")),
+    rows.length ? h("ol", { class: "show-order" }, rows) : null,
+    h("ul", { class: "pot-winners" }, pots));
+}
+
+// --- standings ---------------------------------------------------------------------------------
+
+export function standingsView(table, now) {
+  const rows = table.standings.map((row) => h("tr", { class: row.out_in_hand ? "out" : "" },
+    h("td", {}, ordinal(row.place)),
+    h("th", { scope: "row" }, row.name, row.bot ? h("span", { class: "tag bot" }, t("seat.bot")) : null),
+    h("td", { class: "num" }, row.stack),
+    h("td", {}, row.out_in_hand ? t("standings.out", { n: row.out_in_hand }) : "")));
+  const stop = stopText(table, now);
+  return h("section", { class: "standings", "aria-labelledby": "standings-title" },
+    h("h2", { id: "standings-title" }, t("standings.title")),
+    stop ? h("p", { class: "stop", "data-stop": "1" }, stop) : null,
+    h("p", {}, t("standings.hands", { n: table.hands_played })),
+    rows.length ? h("table", {},
+      h("thead", {}, h("tr", {},
+        h("th", { scope: "col" }, t("standings.place")), h("th", { scope: "col" }, t("standings.name")),
+        h("th", { scope: "col" }, t("standings.chips")), h("th", { scope: "col" }, ""))),
+      h("tbody", {}, rows)) : null);
+}
+
+/** "Stops in 1:02:03" while a stop time is set, "Last hand" once it is near. */
+export function stopText(table, now) {
+  const stop = table.stop;
+  if (!stop) return "";
+  if (stop.last_hand) return t("hand.last_hand");
+  if (stop.requested && table.status === "playing") return t("host.ending");
+  if (stop.at && table.status !== "over") {
+    const left = (Date.parse(stop.at) - now) / 1000;
+    return t("standings.stop_in", { t: clock(left) });
+  }
+  return "";
+}
+
+// --- the announcer (aria-live) -----------------------------------------------------------------
+
+export function announce(text, { urgent = false } = {}) {
+  const region = document.getElementById(urgent ? "announce-urgent" : "announce");
+  if (!region || !text) return;
+  region.textContent = "";
+  // A fresh text node after a tick makes screen readers read the same words again.
+  setTimeout(() => { region.textContent = text; }, 30);
+}
+
+// --- preferences and the settings dialog -------------------------------------------------------
+
+const PREFS = ["four-colour", "high-contrast"];
+
+export function applyPrefs() {
+  for (const pref of PREFS) {
+    let on = false;
+    try {
+      on = localStorage.getItem(`feltro.${pref}`) === "1";
+    } catch { /* no storage */ }
+    document.documentElement.classList.toggle(pref, on);
+  }
+}
+
+function setPref(pref, on) {
+  try {
+    localStorage.setItem(`feltro.${pref}`, on ? "1" : "0");
+  } catch { /* no storage */ }
+  document.documentElement.classList.toggle(pref, on);
+}
+
+/**
+ * Wire the header's settings button and dialog (language, four-colour deck, high contrast).
+ * *onLang* is called after a new language is loaded.
+ */
+export function setupSettings(onLang) {
+  const dialog = $("#settings");
+  const button = $("#settings-button");
+  if (!dialog || !button) return;
+  const select = $("#lang-select", dialog);
+  languageOptions(select);
+  select.value = lang();
+  select.addEventListener("change", async () => {
+    await loadLang(select.value);
+    translatePage();
+    languageOptions(select);
+    onLang(select.value);
+  });
+  for (const pref of PREFS) {
+    const box = $(`#pref-${pref}`, dialog);
+    box.checked = document.documentElement.classList.contains(pref);
+    box.addEventListener("change", () => { setPref(pref, box.checked); onLang(lang(), { prefsOnly: true }); });
+  }
+  button.addEventListener("click", () => dialog.showModal());
+  $("#settings-close", dialog).addEventListener("click", () => dialog.close());
+}
+
+/** Show the connection status in the header (text, not only a colour). */
+export function showNet(status, detail) {
+  const el = $("#net");
+  if (!el) return;
+  const key = status === "gone" ? null : `net.${status}`;
+  let text = key ? t(key) : detail === "no_table" ? t("net.no_table")
+    : detail === "bad_token" ? t("net.bad_token") : t("net.gone", { reason: detail || "" });
+  el.textContent = text;
+  el.dataset.status = status;
+  document.body.classList.toggle("is-offline", status !== "online");
+}
+
+// --- page chrome -------------------------------------------------------------------------------
+
+/**
+ * The header (title, connection status, settings button), the settings dialog and the two
+ * live regions, put at the start of `<body>`. Texts are filled by `translatePage()`.
+ */
+export function mountChrome({ skipTo = "main" } = {}) {
+  const header = h("header", { class: "top" },
+    h("a", { class: "skip", href: `#${skipTo}`, "data-i18n": "nav.skip" }),
+    h("a", { class: "brand", href: "/", "aria-label": "feltro" }, "feltro"),
+    h("h1", { id: "title" }),
+    h("p", { id: "net", role: "status", "data-status": "connecting" }),
+    h("button", { id: "settings-button", type: "button", class: "icon", "aria-haspopup": "dialog" },
+      h("span", { "aria-hidden": "true" }, "⚙"), " ", h("span", { class: "label", "data-i18n": "prefs.open" })));
+  const dialog = h("dialog", { id: "settings", "aria-labelledby": "settings-title" },
+    h("h2", { id: "settings-title", "data-i18n": "prefs.title" }),
+    h("p", {}, h("label", { for: "lang-select", "data-i18n": "lang.label" }), " ",
+      h("select", { id: "lang-select" })),
+    h("p", {}, h("input", { type: "checkbox", id: "pref-four-colour" }), " ",
+      h("label", { for: "pref-four-colour", "data-i18n": "prefs.four_colour" })),
+    h("p", {}, h("input", { type: "checkbox", id: "pref-high-contrast" }), " ",
+      h("label", { for: "pref-high-contrast", "data-i18n": "prefs.contrast" })),
+    h("h3", { "data-i18n": "prefs.keys" }),
+    h("p", { "data-i18n": "act.keys" }),
+    h("p", {}, h("button", { type: "button", id: "settings-close", "data-i18n": "prefs.close" })));
+  const live = [h("div", { id: "announce", class: "sr-only", "aria-live": "polite", "aria-atomic": "true" }),
+                h("div", { id: "announce-urgent", class: "sr-only", "aria-live": "assertive", "aria-atomic": "true" })];
+  document.body.prepend(header);
+  document.body.append(dialog, ...live);
+}
+
+/** A short message that disappears by itself (refusals, copy confirmations). */
+export function toast(text, { urgent = false } = {}) {
+  let box = document.getElementById("toast");
+  if (!box) {
+    box = h("div", { id: "toast", role: urgent ? "alert" : "status" });
+    document.body.append(box);
+  }
+  box.setAttribute("role", urgent ? "alert" : "status");
+  box.textContent = text;
+  box.classList.add("shown");
+  clearTimeout(box._timer);
+  box._timer = setTimeout(() => box.classList.remove("shown"), 6000);
+}
+
+// --- refusals in the reader's language ---------------------------------------------------------
+
+// The engine's reasons are English sentences that start with the rule id ("B8: the short
+// all-in to 15 does not reopen raising for p3: ..."). The numbers are read from them and put
+// into the catalogue's sentence; an unknown shape is shown as the server wrote it.
+const REFUSAL_PATTERNS = {
+  B3: [/call (\d+) more/, ["owed"]],
+  B7: [/has (\d+) in all, not more than the bet of (\d+)/, ["reach", "bet"]],
+  B8: [/all-in to (\d+) .*add up to (\d+), less than the last full increment of (\d+)/, ["bet", "since", "inc"]],
+  B10: [/capped/, []],
+};
+
+/** "the short all-in to 15 does not reopen the betting for you (…) — rule B8" */
+export function ruleReason(text) {
+  const match = /^([A-Z]\d+):\s*(.*)$/s.exec(text || "");
+  if (!match) return text || "";
+  const [, rule, rest] = match;
+  const pattern = REFUSAL_PATTERNS[rule];
+  let words = rest;
+  if (pattern) {
+    const found = pattern[0].exec(rest);
+    if (found) {
+      const params = {};
+      pattern[1].forEach((name, i) => { params[name] = found[i + 1]; });
+      words = t(`why.${rule}`, params);
+    }
+  }
+  return `${words} (${t("why.rule", { rule })})`;
+}
+
+/** "You can't raise: …" for a kind ("check", "raise") in `legal.refusals`. */
+export function refusalText(kind, text) {
+  const head = kind === "check" ? t("why.cant_check") : t("why.cant_raise");
+  return `${head}: ${ruleReason(text)}`;
+}
+
+/** An `error` frame as a sentence in the reader's language. */
+export function errorText(msg) {
+  const known = ["not_your_turn", "stale", "illegal_amount", "illegal_action",
+                 "seat_taken", "table_full", "rate_limited"];
+  let text;
+  if (msg.code === "illegal_check" || msg.code === "raise_closed") {
+    const kind = msg.code === "illegal_check" ? "check" : "raise";
+    return msg.rule ? refusalText(kind, msg.reason) : t(`err.${msg.code}`);
+  }
+  if (known.includes(msg.code)) text = t(`err.${msg.code}`);
+  else if (msg.code === "not_now") text = t("err.not_now", { reason: msg.reason });
+  else text = t("err.other", { reason: msg.reason });
+  if (msg.rule) text += ` (${t("why.rule", { rule: msg.rule })})`;
+  // The server's own words carry the numbers; they are English, so only English readers get them.
+  if ((msg.code === "illegal_amount" || msg.code === "illegal_action") && lang() === "en") {
+    text += ` ${msg.reason}`;
+  }
+  return text;
+}
+
+/** The join link's QR code as an `<img>`. The SVG is fetched and given its namespace when it
+ *  lacks one (an SVG without `xmlns` shows inline but not as an image). */
+export function qrImage(tableId, { size = 200 } = {}) {
+  const img = h("img", { class: "qr", alt: t("host.qr_alt"), width: size, height: size });
+  fetch(`/api/tables/${encodeURIComponent(tableId)}/qr.svg`).then((r) => r.text()).then((text) => {
+    const fixed = /<svg[^>]*xmlns=/.test(text) ? text
+      : text.replace("<svg", '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ' + svgSize(text) + '"');
+    img.src = URL.createObjectURL(new Blob([fixed], { type: "image/svg+xml" }));
+  }).catch(() => { img.alt = ""; });
+  return img;
+}
+
+function svgSize(text) {
+  const width = /width="(\d+)"/.exec(text);
+  const height = /height="(\d+)"/.exec(text);
+  return `${width ? width[1] : 200} ${height ? height[1] : 200}`;
+}
