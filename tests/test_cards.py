@@ -136,10 +136,6 @@ def test_card_prints_ascii_and_symbols() -> None:
     assert Card.parse("Kh").symbol == "K♥"
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="STYLE: reprs round-trip; Card('As') raises CardError because Card() takes ids only",
-)
 def test_repr_round_trips() -> None:
     for card_id in range(52):
         card = Card.from_id(card_id)

@@ -271,11 +271,6 @@ def test_input_forms_agree() -> None:
     assert evaluate([np.int64(i) for i in ids]) == expected  # type: ignore[misc]
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="parse_cards rejects numpy integers (np.int64 is not an int), so a numpy row of ids "
-    "fails although a list of the same numpy ids is accepted",
-)
 def test_a_numpy_row_of_ids_is_an_iterable_of_ids() -> None:
     hands = np.array([[51, 45, 42, 39, 35, 0, 5]])
     assert int(evaluate(hands[0])) == int(evaluate_many(hands)[0])
@@ -307,11 +302,6 @@ def test_evaluate_many_empty() -> None:
     assert evaluate_many(np.empty((0, 7), dtype=np.uint8)).shape == (0,)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="evaluate's fast path indexes its key table with True as card 1 (2d) instead of "
-    "refusing it as parse_cards does (it is refused only when it clashes with a real 2d)",
-)
 def test_a_bool_is_not_a_card_id() -> None:
     with pytest.raises(CardError):
         evaluate([51, 45, 42, 39, True])

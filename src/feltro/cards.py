@@ -14,6 +14,7 @@ and compare at C speed, and the 52 instances are shared.
 
 from __future__ import annotations
 
+import operator
 import re
 from collections.abc import Iterable, Iterator, Sequence
 from enum import IntEnum
@@ -96,8 +97,14 @@ class Card(int):
 
     __slots__ = ()
 
-    def __new__(cls, card_id: int) -> Card:
-        return _to_card(card_id)
+    def __new__(cls, card: int | str) -> Card:
+        """``Card(51)`` or ``Card('As')``: the shared instance (so ``repr`` round-trips).
+
+        :raises CardError: for an id outside 0..51; :raises ParseError: for bad text.
+        """
+        if isinstance(card, str):
+            return Card.parse(card)
+        return _to_card(card)
 
     @classmethod
     def _make(cls, card_id: int) -> Card:
@@ -216,11 +223,12 @@ def parse_cards(cards: CardsLike, *, allow_duplicates: bool = False) -> tuple[Ca
 def _to_card(item: object) -> Card:
     if type(item) is Card:
         return item
-    if isinstance(item, bool) or not isinstance(item, int):
+    if isinstance(item, bool) or not hasattr(item, "__index__"):
         raise CardError(f"not a card or card id: {item!r}")
-    if not 0 <= item <= 51:
+    card_id = operator.index(item)  # ints, and integer types such as numpy's
+    if not 0 <= card_id <= 51:
         raise CardError(f"card id {item!r} is outside 0..51")
-    return _CARDS[item]
+    return _CARDS[card_id]
 
 
 def card_ids(cards: CardsLike) -> tuple[int, ...]:

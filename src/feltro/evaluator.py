@@ -62,6 +62,8 @@ _CATEGORY_FLOORS: Final = tuple(
 # check instead of wrapping around; anything else raises IndexError or TypeError.
 _ID_SHIFT: Final = 44
 _KEY: Final[list[int]] = [_evaltables.key_a(c) | 1 << (_ID_SHIFT + c) for c in range(52)] + [0] * 52
+_FALSE_BIT: Final = 1 << _ID_SHIFT  # the bits of ids 0 and 1
+_TRUE_BIT: Final = 2 << _ID_SHIFT
 _SUIT_COUNTS: Final = (1 << _evaltables.SUIT_FIELD_BITS) - 1
 _SHIFT: Final = _evaltables.SUIT_FIELD_BITS
 _RANK_FIELD: Final = (1 << (_ID_SHIFT - _SHIFT)) - 1
@@ -205,11 +207,13 @@ def evaluate(cards: CardsLike) -> HandValue:
     """
     # Fast path: a list or tuple of ids (or Cards, which are ids); anything odd goes the slow,
     # validating way, which raises the precise error.
-    if type(cards) is not list and type(cards) is not tuple:
+    kind = type(cards)
+    if kind is not list and kind is not tuple:
         return _evaluate_slow(cards)
     ids: Sequence[int] = cards  # items are checked below: anything but an id raises
+    count = len(ids)
     try:
-        if len(ids) == 7:
+        if count == 7:
             a, b, c, d, e, f, g = ids
             key = _KEY[a] + _KEY[b] + _KEY[c] + _KEY[d] + _KEY[e] + _KEY[f] + _KEY[g]
         else:
@@ -218,8 +222,13 @@ def evaluate(cards: CardsLike) -> HandValue:
                 key += _KEY[card]
     except (IndexError, TypeError):
         return _evaluate_slow(cards)
-    count = len(ids)
     if (key >> _ID_SHIFT).bit_count() != count or not 5 <= count <= 7:
+        return _evaluate_slow(cards)
+    # False and True index like ids 0 and 1 but are no cards (the ids are distinct here, so
+    # index() finds the one item equal to 0 or 1).
+    if key & _FALSE_BIT and type(ids[ids.index(0)]) is bool:
+        return _evaluate_slow(cards)
+    if key & _TRUE_BIT and type(ids[ids.index(1)]) is bool:
         return _evaluate_slow(cards)
     suit = _FLUSH_SUIT[key & _SUIT_COUNTS]
     value: HandValue = _new_value(HandValue)

@@ -89,9 +89,9 @@ def evaluate_many(ids: npt.ArrayLike) -> npt.NDArray[np.int32]:
         row = int(np.flatnonzero(((hands < 0) | (hands > 51)).any(axis=1))[0])
         raise CardError(f"card ids must be 0..51; row {row} is {hands[row].tolist()}")
     t = _tables()
-    columns = np.ascontiguousarray(hands.T, dtype=np.intp)
     for start in range(0, len(hands), _CHUNK):
-        part = columns[:, start:start + _CHUNK]
+        # Column-major and index-typed, one chunk at a time (never a copy of the whole input).
+        part = np.ascontiguousarray(hands[start:start + _CHUNK].T, dtype=np.intp)
         key_a = t.key_a[part[0]]
         key_b = t.key_b[part[0]]
         for column in part[1:]:
