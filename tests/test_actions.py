@@ -1,5 +1,5 @@
 """Action values and their text notation (short, long, PHH)."""
-# ruff: noqa: N802  (test names end in the RULES.md id they pin, e.g. __B8)
+
 
 from __future__ import annotations
 

@@ -256,7 +256,7 @@ def _deal(deck: Deck, players: int) -> tuple[list[list[Card]], list[Card], list[
     return holes, board, burns
 
 
-def test_for_deal_order__D4_D5() -> None:  # noqa: N802
+def test_for_deal_order__D4_D5() -> None:
     holes = ["AsKs", "QdQh", "7c 2d"]
     deck = Deck.for_deal(holes=holes, board="Td8s3c Jh 2s")
     dealt_holes, board, burns = _deal(deck, 3)
@@ -268,13 +268,13 @@ def test_for_deal_order__D4_D5() -> None:  # noqa: N802
     assert sorted(int(c) for c in deck) == list(range(52))
 
 
-def test_for_deal_first_cards_go_round_before_second_cards__D4() -> None:  # noqa: N802
+def test_for_deal_first_cards_go_round_before_second_cards__D4() -> None:
     deck = Deck.for_deal(holes=["AsKs", "QdQh"])
     # heads-up: position 0 gets the 1st and 3rd card, position 1 (the button) the 2nd and 4th
     assert deck[:4] == parse_cards("As Qd Ks Qh")
 
 
-def test_for_deal_partial_board_leaves_the_rest_to_chance_but_keeps_the_order__D5() -> None:  # noqa: N802
+def test_for_deal_partial_board_leaves_the_rest_to_chance_but_keeps_the_order__D5() -> None:
     deck = Deck.for_deal(holes=["AsKs", "QdQh"], board="Td 8s 3c")
     _, board, burns = _deal(deck, 2)
     assert tuple(board[:3]) == parse_cards("Td 8s 3c")

@@ -31,7 +31,7 @@ def ranks_of(cards: tuple[Card, ...]) -> str:
 # --- seed examples -------------------------------------------------------------------------
 
 
-def test_board_straight_splits__X1() -> None:  # noqa: N802
+def test_board_straight_splits__X1() -> None:
     board = "A♣ K♦ Q♥ J♠ 10♣"
     deuces = evaluate(f"2♥ 2♠ {board}")
     nines = evaluate(f"9♦ 9♣ {board}")
@@ -41,7 +41,7 @@ def test_board_straight_splits__X1() -> None:  # noqa: N802
     assert set(nines.best_five) == set(parse_cards(board))
 
 
-def test_kicker_decides_then_board_kickers_split__X6() -> None:  # noqa: N802
+def test_kicker_decides_then_board_kickers_split__X6() -> None:
     board = "6c 7d 8h Qs Kc"
     j8 = evaluate(f"Jd 8s {board}")
     n8 = evaluate(f"9h 8c {board}")
@@ -57,7 +57,7 @@ def test_kicker_decides_then_board_kickers_split__X6() -> None:  # noqa: N802
     assert sorted(ranks_of(j8.best_five)) == sorted("88AKQ")
 
 
-def test_two_pair_loses_to_trips__X7() -> None:  # noqa: N802
+def test_two_pair_loses_to_trips__X7() -> None:
     board = "7♣ 2♦ Q♠ 8♥ A♠"
     two_pair = evaluate(f"A♣ 7♠ {board}")
     trips = evaluate(f"8♣ 8♦ {board}")
@@ -87,7 +87,7 @@ VENCE = [
 
 
 @pytest.mark.parametrize(("winner", "loser", "category"), VENCE, ids=[w for w, _, _ in VENCE])
-def test_vence_pairs__X8(winner: str, loser: str, category: str) -> None:  # noqa: N802
+def test_vence_pairs__X8(winner: str, loser: str, category: str) -> None:
     win, lose = evaluate(winner), evaluate(loser)
     assert win.category == lose.category == Category[category]
     assert win > lose
@@ -96,7 +96,7 @@ def test_vence_pairs__X8(winner: str, loser: str, category: str) -> None:  # noq
     assert hand_strength(parse_cards(winner)) > hand_strength(parse_cards(loser))
 
 
-def test_nuts_on_a_dry_board_is_trips__X11() -> None:  # noqa: N802
+def test_nuts_on_a_dry_board_is_trips__X11() -> None:
     board = "2c 3d 7h 8s Qc"
     value, holes = feltro.nuts(board)
     assert isinstance(value, HandValue)
@@ -122,7 +122,7 @@ def test_nuts_on_a_dry_board_is_trips__X11() -> None:  # noqa: N802
         ("4d 9h Td", "THREE_OF_A_KIND", "Tc Ts"),  # a flop: no straight or flush possible
     ],
 )
-def test_nuts_other_boards__X11(  # noqa: N802
+def test_nuts_other_boards__X11(
     board: str, category: str, example_hole: str
 ) -> None:
     value, holes = feltro.nuts(board)
@@ -152,7 +152,7 @@ EXAMPLES = [
 
 
 @pytest.mark.parametrize(("cards", "category", "best"), EXAMPLES, ids=[e[1] for e in EXAMPLES])
-def test_category_and_best_five__P4(cards: str, category: str, best: str) -> None:  # noqa: N802
+def test_category_and_best_five__P4(cards: str, category: str, best: str) -> None:
     value = evaluate(cards)
     assert value.category == Category[category]
     assert set(value.best_five) == set(parse_cards(best))
@@ -161,7 +161,7 @@ def test_category_and_best_five__P4(cards: str, category: str, best: str) -> Non
     assert evaluate(value.best_five) == value
 
 
-def test_categories_are_ordered_ints__P4() -> None:  # noqa: N802
+def test_categories_are_ordered_ints__P4() -> None:
     assert [c.name for c in sorted(Category)] == [
         "HIGH_CARD", "ONE_PAIR", "TWO_PAIR", "THREE_OF_A_KIND", "STRAIGHT", "FLUSH",
         "FULL_HOUSE", "FOUR_OF_A_KIND", "STRAIGHT_FLUSH",
@@ -170,7 +170,7 @@ def test_categories_are_ordered_ints__P4() -> None:  # noqa: N802
     assert int(Category.STRAIGHT_FLUSH) == 9
 
 
-def test_value_order_follows_category_order__P4() -> None:  # noqa: N802
+def test_value_order_follows_category_order__P4() -> None:
     values = [evaluate(cards) for cards, _, _ in EXAMPLES]
     for a in values:
         for b in values:
@@ -178,7 +178,7 @@ def test_value_order_follows_category_order__P4() -> None:  # noqa: N802
                 assert a > b
 
 
-def test_wheel_is_the_lowest_straight_and_no_wrap__P5() -> None:  # noqa: N802
+def test_wheel_is_the_lowest_straight_and_no_wrap__P5() -> None:
     wheel = evaluate("Ac 2d 3h 4s 5c")
     six_high = evaluate("2d 3h 4s 5c 6h")
     assert wheel.category == Category.STRAIGHT
@@ -188,13 +188,13 @@ def test_wheel_is_the_lowest_straight_and_no_wrap__P5() -> None:  # noqa: N802
     assert evaluate("Ts Js Qs Ks As") > evaluate("9s Ts Js Qs Ks")
 
 
-def test_suits_never_break_ties__P6() -> None:  # noqa: N802
+def test_suits_never_break_ties__P6() -> None:
     assert evaluate("Ac Kc Qc Jc 9c") == evaluate("Ah Kh Qh Jh 9h")
     assert evaluate("As Ad 7c 5h 2s") == evaluate("Ah Ac 7d 5s 2h")
     assert evaluate("Ts Js Qs Ks As") == evaluate("Tc Jc Qc Kc Ac")
 
 
-def test_royal_flush_is_the_top_straight_flush__P4() -> None:  # noqa: N802
+def test_royal_flush_is_the_top_straight_flush__P4() -> None:
     royal = evaluate("As Ks Qs Js Ts")
     assert royal.category == Category.STRAIGHT_FLUSH
     king_high = evaluate("Ks Qs Js Ts 9s")
@@ -314,7 +314,7 @@ hands7 = st.lists(st.integers(0, 51), min_size=7, max_size=7, unique=True)
 
 @settings(max_examples=300, deadline=None)
 @given(hands7)
-def test_seven_cards_play_their_best_five__P3(cards: list[int]) -> None:  # noqa: N802
+def test_seven_cards_play_their_best_five__P3(cards: list[int]) -> None:
     best = max(hand_strength(five) for five in combinations(cards, 5))
     value = evaluate(cards)
     assert int(value) == best
@@ -326,7 +326,7 @@ def test_seven_cards_play_their_best_five__P3(cards: list[int]) -> None:  # noqa
 
 @settings(max_examples=200, deadline=None)
 @given(hands7, st.permutations(range(4)))
-def test_relabelling_suits_keeps_the_value__P6(  # noqa: N802
+def test_relabelling_suits_keeps_the_value__P6(
     cards: list[int], suits: list[int]
 ) -> None:
     relabelled = [c // 4 * 4 + suits[c % 4] for c in cards]

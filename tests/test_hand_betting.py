@@ -1,5 +1,5 @@
 """Forced bets, dealing and betting rules of one hand (D3-D6, D10, B1-B9, B11)."""
-# ruff: noqa: N802  (test names end in the RULES.md id they pin, e.g. __B8)
+
 
 from __future__ import annotations
 

@@ -2,7 +2,7 @@
 
 (X1, X6, X7, X8 and X11 are hand-ranking examples; they belong to the evaluator's tests.)
 """
-# ruff: noqa: N802  (test names end in the RULES.md id they pin, e.g. __X3)
+
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
 """Fixed-limit (B10) and pot-limit structures."""
-# ruff: noqa: N802  (test names end in the RULES.md id they pin, e.g. __B10)
+
 
 from __future__ import annotations
 

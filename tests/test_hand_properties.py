@@ -4,7 +4,7 @@ Each example plays one hand to the end, choosing among the offered actions, and 
 step checks the invariants and tries illegal actions, which must be refused with
 :class:`IllegalActionError` and leave the hand exactly as it was.
 """
-# ruff: noqa: N802  (test names end in the RULES.md id they pin)
+
 
 from __future__ import annotations
 

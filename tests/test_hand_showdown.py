@@ -1,5 +1,5 @@
 """Pots, showdown, mucking, views and dealing by hand (P1-P8, D11)."""
-# ruff: noqa: N802  (test names end in the RULES.md id they pin, e.g. __B8)
+
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
 """Side pots by contribution level (P1), splitting with odd chips (P7), uncalled bets (B7)."""
-# ruff: noqa: N802  (test names end in the RULES.md id they pin, e.g. __B8)
+
 
 from __future__ import annotations
 

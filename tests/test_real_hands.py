@@ -43,7 +43,7 @@ def _check_stacks(name: str, record: HandRecord, ours: tuple[int, ...]) -> bool:
 
 
 @pytest.mark.parametrize("source", ["pluribus.phhs.xz", "wsop.phhs"])
-def test_real_hands_replay_to_their_finishing_stacks__P1_P7(source: str) -> None:  # noqa: N802
+def test_real_hands_replay_to_their_finishing_stacks__P1_P7(source: str) -> None:
     hands = read_hands(DATA / source, strict=True)
     assert len(hands) == (10_000 if source.startswith("pluribus") else 11)
     half_chip_hands = 0

@@ -1,5 +1,5 @@
 """``feltro replay``: JSON per file, PATH<TAB>JSON for several, errors with rule and line index."""
-# ruff: noqa: N802  (test names end in the RULES.md id they pin, e.g. __B8)
+
 
 from __future__ import annotations
 

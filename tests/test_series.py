@@ -1,7 +1,7 @@
 """The series: configuration and bad input, the button draw, hands built from the seating,
 short blinds, eliminations and finishing order, stop time, standings, determinism."""
 
-# ruff: noqa: N802  (test names end in the RULES.md id they pin, e.g. __G6)
+
 
 from __future__ import annotations
 

@@ -2,7 +2,7 @@
 chips are constant, the big blind goes round without skipping anyone or repeating, eliminated
 players never return, and a freezeout ends with one player holding every chip."""
 
-# ruff: noqa: N802  (test names end in the RULES.md id they pin, e.g. __D8)
+
 
 from __future__ import annotations
 

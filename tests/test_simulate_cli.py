@@ -1,7 +1,7 @@
 """``feltro simulate``: the JSON Lines log to the letter, checked by an independent checker of
 the button and blind rules; stop after K hands; bad input; resume from --db after kill -9."""
 
-# ruff: noqa: N802  (test names end in the RULES.md id they pin, e.g. __D8)
+
 
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
 """The durable series log: resume, commit-before-return, one writer, damaged logs, PHH export."""
 
-# ruff: noqa: N802  (test names end in the RULES.md id they pin, e.g. __D2)
+
 
 from __future__ import annotations
 

@@ -2,7 +2,6 @@
 README there), replayed through :mod:`feltro.table`."""
 
 # Test names end in the rule ids they pin (``__D8``), so N802 (lowercase names) is off here.
-# ruff: noqa: N802
 
 from __future__ import annotations
 

@@ -70,7 +70,9 @@ def evaluate(
 
 
 def equity(
-    hands: Annotated[list[str], typer.Argument(help="Two or more hands, e.g. AsAh KsKh; ? = unknown.")],
+    hands: Annotated[
+        list[str], typer.Argument(help="Two or more hands, e.g. AsAh KsKh; ? = unknown.")
+    ],
     *,
     board: Annotated[str, typer.Option(help="Board cards so far (0, 3 or 4 cards).")] = "",
     trials: Annotated[int, typer.Option(help="Random deals when any hand is unknown.")] = 100_000,
