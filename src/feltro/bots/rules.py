@@ -67,7 +67,9 @@ class RulesBot:
 
     def _preflop(self, hole: tuple[int, int], view: SeatView, legal: LegalActions) -> Action:
         assert view.position is not None
-        score = chen_score(*hole)
+        # Fewer players, weaker hands are worth playing: lower the bar short-handed.
+        live = sum(1 for folded in view.folded if not folded)
+        score = chen_score(*hole) + {2: 3, 3: 2, 4: 1}.get(live, 0)
         bb = big_blind(view)
         stack = view.stacks[view.position] + view.bets[view.position]
         facing_raise = view.current_bet > bb

@@ -100,8 +100,6 @@ def t(key: str, lang: str = DEFAULT_LANGUAGE, /, **params: object) -> str:
     message = catalogue(lang).get(key)
     if message is None:
         message = catalogue(DEFAULT_LANGUAGE)[key]
-    if not params:
-        return message
     return message.format_map(params)
 
 

@@ -21,6 +21,7 @@ from textual.app import App, ComposeResult
 from textual.widgets import Static
 
 from feltro.actions import CALL, FOLD, Raise
+from feltro.errors import FeltroError
 from feltro.hand import Hand
 from feltro.history import HandRecord, PhhAction, Verb
 from feltro.history.replay import start_hand
@@ -84,25 +85,37 @@ def hand_steps(record: HandRecord) -> list[Step]:
     return steps
 
 
-def _names(record: HandRecord) -> list[str]:
-    if record.players is not None:
-        return list(record.players)
-    return [f"p{i + 1}" for i in range(record.player_count)]
+def _names(record: HandRecord, bots: frozenset[int] = frozenset(), lang: str = "en",
+           ) -> list[str]:
+    """Names by position; seats in *bots* are labelled as bots."""
+    names = list(record.players) if record.players is not None else \
+        [f"p{i + 1}" for i in range(record.player_count)]
+    seats = record.seats or ()
+    return [t("seat.bot_name", lang, name=n) if p < len(seats) and seats[p] in bots else n
+            for p, n in enumerate(names)]
 
 
-def _context(record: HandRecord, hand: Hand) -> LogContext:
+def _bot_seats(folder: SeriesFolder) -> frozenset[int]:
+    try:
+        players, _lang = folder.read_players()
+    except FeltroError:
+        return frozenset()
+    return frozenset(p.seat for p in players if p.is_bot)
+
+
+def _context(names: list[str], hand: Hand) -> LogContext:
     blinds = hand.config.blinds
     big = max(range(len(blinds)), key=lambda p: blinds[p])
     small = next((p for p in range(len(blinds)) if 0 < blinds[p] < blinds[big]), None)
-    return LogContext(_names(record), small, big)
+    return LogContext(names, small, big)
 
 
 def step_view(record: HandRecord, steps: Sequence[Step], index: int, lang: str,
-              title: str) -> RenderableType:
-    """The table after step *index*, with the log so far."""
+              title: str, bots: frozenset[int] = frozenset()) -> RenderableType:
+    """The table after step *index*, with the log so far (seats in *bots* are bots)."""
     step = steps[index]
     hand = step.hand
-    names = _names(record)
+    names = _names(record, bots, lang)
     seats = record.seats or tuple(range(1, record.player_count + 1))
     table = Table(box=None, padding=(0, 1), expand=False)
     table.add_column(t("seat.seat", lang), justify="right")
@@ -112,7 +125,7 @@ def step_view(record: HandRecord, steps: Sequence[Step], index: int, lang: str,
     table.add_column(t("seat.bet", lang), justify="right")
     table.add_column(t("seat.cards", lang), no_wrap=True)
     view = hand.public_view()
-    for p in range(hand.players):
+    for p in sorted(range(hand.players), key=lambda q: seats[q]):
         role = t("seat.button", lang) if p == hand.button else ""
         hole = hand.hole(p)
         cards = cards_text(hole)
@@ -125,8 +138,9 @@ def step_view(record: HandRecord, steps: Sequence[Step], index: int, lang: str,
                       str(view.bets[p] or ""), cards, style="dim" if view.folded[p] else "")
     board = Text(t("table.board", lang) + " ", style="bold")
     board.append_text(cards_text(view.board, slots=5))
-    board.append("   " + t("table.pot", lang, amount=view.pot), style="bold green")
-    log = log_lines(view.events, _context(record, hand), lang, board=view.board)
+    pot = sum(p.amount for p in hand.result().pots) if hand.is_over else view.pot
+    board.append("   " + t("table.pot", lang, amount=pot), style="bold green")
+    log = log_lines(view.events, _context(names, hand), lang, board=view.board)
     head = Text(f"{title} · " + t("history.step", lang, step=index + 1, steps=len(steps)),
                 style="bold")
     return Group(head, Text(""), table, Text(""), board, Text(""), *log[-8:])
@@ -167,9 +181,10 @@ def print_hands(folder: SeriesFolder, lang: str) -> None:
     table.add_column(t("history.board", lang))
     table.add_column(t("history.pot", lang), justify="right")
     table.add_column(t("history.winners", lang))
+    bots = _bot_seats(folder)
     for number in folder.hand_numbers():
         record = folder.load_hand(number)
-        names = _names(record)
+        names = _names(record, bots, lang)
         try:
             steps = hand_steps(record)
         except Exception as exc:  # a damaged file is listed, not fatal
@@ -195,8 +210,9 @@ def print_steps(folder: SeriesFolder, number: int, lang: str) -> None:
     record = folder.load_hand(number)
     steps = hand_steps(record)
     title = t("history.hand_title", lang, id=folder.id, hand=number)
+    bots = _bot_seats(folder)
     for index in range(len(steps)):
-        console.print(step_view(record, steps, index, lang, title))
+        console.print(step_view(record, steps, index, lang, title, bots))
         console.rule()
 
 
@@ -211,6 +227,7 @@ class HistoryApp(App[None]):
         self.folder = folder
         self.lang = lang
         self.numbers = folder.hand_numbers()
+        self.bots = _bot_seats(folder)
         self.number = hand
         self.index = 0
         self._load()
@@ -230,7 +247,7 @@ class HistoryApp(App[None]):
     def _show(self) -> None:
         title = t("history.hand_title", self.lang, id=self.folder.id, hand=self.number)
         self.query_one("#step", Static).update(
-            step_view(self.record, self.steps, self.index, self.lang, title))
+            step_view(self.record, self.steps, self.index, self.lang, title, self.bots))
 
     def on_key(self, event: events.Key) -> None:
         key = event.key

@@ -297,8 +297,13 @@ def standings_table(rows: Sequence[Standing], session: Session, lang: str) -> Ta
         if player.bot is not None:
             name += " · " + t(f"bot.level.{player.bot}", lang) if player.bot in _LEVELS \
                 else ""
-        status = (t("standings.in", lang) if row.out_in_hand is None
-                  else t("standings.out_in_hand", lang, hand=row.out_in_hand))
+        outcome = session.outcome
+        if outcome is not None and row.seat in outcome.winners:
+            status = t("standings.winner", lang)
+        elif row.out_in_hand is None:
+            status = t("standings.in", lang)
+        else:
+            status = t("standings.out_in_hand", lang, hand=row.out_in_hand)
         table.add_row(str(row.place), name, str(row.stack), status)
     return table
 

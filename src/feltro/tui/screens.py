@@ -108,13 +108,19 @@ class QuitScreen(_Panel):
         lines.append(Text(t("quit.saved" if resumable else "quit.not_saved", lang)))
         lines.append(Text(""))
         lines.append(Text(t("quit.keys", lang)))
-        return cls(Group(*lines), t("quit.hint", lang))
+        screen = cls(Group(*lines), t("quit.hint", lang))
+        screen.leave_keys = frozenset({"y", "q", t("quit.key_leave", lang)})
+        screen.end_keys = frozenset({"e", t("quit.key_end", lang)})
+        return screen
+
+    leave_keys: frozenset[str] = frozenset({"y", "q"})
+    end_keys: frozenset[str] = frozenset({"e"})
 
     def on_other_key(self, key: str) -> None:
-        """``y`` quits, ``e`` ends the series after this hand."""
-        if key in ("y", "q"):
+        """Leave (``y``, or this language's letter), or end the series after this hand."""
+        if key in self.leave_keys:
             self.dismiss("quit")
-        elif key == "e":
+        elif key in self.end_keys:
             self.dismiss("end")
 
 

@@ -175,7 +175,9 @@ class TableScreen(Screen[None]):
         summary = session.last_summary
         no_human_left = not any(session.series.stacks.get(s, 0) for s in session.humans)
         if no_human_left and self.fast_forward:
-            self._continue()
+            # A timer, not a call: the next hand starts from a fresh stack, and the screen
+            # shows each hand go by.
+            self.set_timer(0.05, self._continue)
             return
         if summary is not None and len(summary.result.shown) >= 2:
             self.app.push_screen(
@@ -227,7 +229,7 @@ class TableScreen(Screen[None]):
         elif key == "question_mark":
             self.app.push_screen(HelpScreen.build(self.lang))
         elif self.mode == "confirm_fold":
-            if key == "f":
+            if key in self._keys_for("fold"):
                 self._play(FOLD)
             else:
                 self.mode = "act"
@@ -239,7 +241,10 @@ class TableScreen(Screen[None]):
             self._continue()
         elif self.mode in ("bots", "hand_over") and key == "w" and self._spectating():
             self.fast_forward = True
-            self.advance() if self.mode == "bots" else self._continue()
+            if self.mode == "bots":
+                self.advance()
+            else:
+                self._continue()
 
     def _spectating(self) -> bool:
         return not any(self.session.series.stacks.get(s, 0) for s in self.session.humans)
@@ -249,22 +254,22 @@ class TableScreen(Screen[None]):
         view = self._my_view()
         if view is None:
             return
-        if key == "f":
+        if key in self._keys_for("fold"):
             if legal.can_check:
                 self.mode = "confirm_fold"
                 self.message = Text(t("act.confirm_fold", self.lang), style="yellow")
                 self.refresh_all()
                 return
             self._play(FOLD)
-        elif key in ("c", "enter") or (key in ("x", "k") and legal.can_check):
+        elif key in self._keys_for("passive") or (key in ("x", "k") and legal.can_check):
             self._play(CHECK if legal.can_check else CALL)
         elif key in ("x", "k"):
             self._refuse(refusal("check", view, legal, self.lang))
-        elif key in _SIZE_KEYS or key == "r":
+        elif key in _SIZE_KEYS or key in self._keys_for("amount"):
             if not legal.can_raise:
                 self._refuse(refusal("raise", view, legal, self.lang))
                 return
-            if key == "r":
+            if key not in _SIZE_KEYS:
                 self.mode = "amount"
                 self.typed = ""
                 self.message = None
@@ -299,6 +304,14 @@ class TableScreen(Screen[None]):
         elif event.is_printable and event.character and len(self.typed) < 12:
             self.typed += event.character
         self.refresh_all()
+
+    def _keys_for(self, action: str) -> frozenset[str]:
+        """The keys of *action* (``fold``, ``passive``, ``amount``): this language's letter
+        and the English one, which always works."""
+        return frozenset((t(f"key.{action}", self.lang), t(f"key.{action}", "en")))
+
+    def _label(self, action: str) -> Text:
+        return _key(t(f"key.{action}", self.lang).upper())
 
     def _refuse(self, reason: str | None) -> None:
         if reason:
@@ -383,9 +396,9 @@ class TableScreen(Screen[None]):
         if view is None:
             return Text("")
         first = Text()
-        first.append(_key("F"))
+        first.append(self._label("fold"))
         first.append(t("act.fold", lang) + "   ")
-        first.append(_key("C"))
+        first.append(self._label("passive"))
         if legal.can_check:
             first.append(t("act.check", lang) + "   ")
         elif legal.call_amount >= view.stacks[view.position or 0]:
@@ -393,7 +406,7 @@ class TableScreen(Screen[None]):
         else:
             first.append(t("act.call", lang, amount=legal.call_amount) + "   ")
         if legal.can_raise:
-            first.append(_key("R"))
+            first.append(self._label("amount"))
             verb = "act.bet_to" if view.current_bet == 0 else "act.raise_to"
             first.append(t(verb, lang) + "…")
         second = Text()
@@ -405,7 +418,7 @@ class TableScreen(Screen[None]):
             second.append("   " + t("act.amount_keys", lang), style="dim")
         else:
             sizes = raise_sizes(view, legal)
-            numbers = ("1", "2", "3", "4") if len(sizes) > 1 else ("4",)
+            numbers = ("1", "2", "3", "4") if len(sizes) > 1 else ("4",) * len(sizes)
             for number, (name, amount) in zip(numbers, sizes, strict=True):
                 second.append(_key(number))
                 second.append(t(f"act.size_{name}", lang, amount=amount) + "  ")
