@@ -1,0 +1,144 @@
+"""The bot levels: always legal over thousands of decisions, fast, reproducible, and the
+stronger level really is stronger than random."""
+
+from __future__ import annotations
+
+import random
+import time
+from collections import Counter
+
+import pytest
+
+from feltro.actions import Action, Raise
+from feltro.bots import Bot
+from feltro.bots.levels import ALL_KINDS, LEVELS, make_level
+from feltro.bots.montecarlo import MonteCarloBot, estimate_equity, opponent_range
+from feltro.bots.reading import Made, chen_score, has_draw, made_hand, range_threshold
+from feltro.cards import Deck, parse_cards
+from feltro.hand import Hand, HandConfig
+from feltro.series import Series, SeriesConfig
+
+
+def _play(levels: list[str], seed: int, max_hands: int, check: list[str]) -> tuple[
+        int, float, Series]:
+    """Play a series of bots of *levels*; count every answer of the *check* levels (and fail
+    on an illegal one); return decisions, the slowest decision (s), the series."""
+    series = Series(SeriesConfig.with_players(len(levels), max_hands=max_hands), seed)
+    rng = random.Random(seed)
+    bots: dict[int, Bot] = {seat: make_level(levels[i], rng)
+                            for i, seat in enumerate(series.config.players)}
+    decisions = 0
+    slowest = 0.0
+    while not series.is_over:
+        hand = series.hand
+        if hand is None or hand.is_over:
+            series.next_hand()
+            continue
+        seating = series.seating
+        assert seating is not None and hand.to_act is not None
+        seat = seating.order[hand.to_act]
+        bot = bots[seat]
+        start = time.perf_counter()
+        answer = bot.act(hand.view(hand.to_act), hand.legal)
+        slowest = max(slowest, time.perf_counter() - start) if bot.name in check else slowest
+        if bot.name in check:
+            decisions += 1
+            assert isinstance(answer, Action)
+            assert answer in hand.legal, (bot.name, answer, hand.legal)
+        series.act(answer)
+    return decisions, slowest, series
+
+
+@pytest.mark.parametrize("level", ["random", "rules"])
+def test_cheap_levels_are_always_legal_over_thousands_of_decisions(level: str) -> None:
+    total = 0
+    seed = 0
+    while total < 3000 and seed < 100:
+        n = 2 + seed % 5 * 2  # 2, 4, 6, 8, 10 players
+        mix = [level] * (n // 2) + ["random"] * (n - n // 2)
+        decisions, _slowest, series = _play(mix, seed, 150, [level])
+        total += decisions
+        assert sum(series.stacks.values()) == n * 200
+        seed += 1
+    assert total >= 3000
+
+
+def test_montecarlo_is_always_legal_and_acts_within_200_ms() -> None:
+    total = 0
+    slowest = 0.0
+    for seed, levels in enumerate([
+        ["montecarlo"] * 10,                                # nine opponents: the slowest
+        ["montecarlo", "random", "rules", "montecarlo", "random", "rules"],
+        ["montecarlo", "montecarlo"],
+    ]):
+        decisions, worst, _series = _play(levels, seed, 40, ["montecarlo"])
+        total += decisions
+        slowest = max(slowest, worst)
+    assert total >= 1000
+    assert slowest < 0.2, f"slowest decision {slowest * 1000:.0f} ms"
+
+
+def test_bots_are_reproducible_from_their_rng() -> None:
+    hand = Hand.start(HandConfig.standard([200] * 4), Deck.shuffled(random.Random(3)))
+    view, legal = hand.view(hand.to_act or 0), hand.legal
+    for level in LEVELS:
+        first = [make_level(level, random.Random(9)).act(view, legal) for _ in range(3)]
+        assert len(set(first)) == 1
+
+
+def test_registry_knows_every_level() -> None:
+    assert LEVELS == ("random", "rules", "montecarlo")
+    assert set(LEVELS) <= set(ALL_KINDS)
+    for kind in ALL_KINDS:
+        assert make_level(kind, random.Random(1)).name == kind
+    with pytest.raises(ValueError, match="unknown bot level"):
+        make_level("shark", random.Random(1))
+
+
+def test_montecarlo_beats_random() -> None:
+    chips: Counter[str] = Counter()
+    for seed in range(4):
+        levels = ["montecarlo", "random"] if seed % 2 else ["random", "montecarlo"]
+        _d, _s, series = _play(levels, 100 + seed, 150, [])
+        for i, seat in enumerate(series.config.players):
+            chips[levels[i]] += series.stacks[seat]
+    assert chips["montecarlo"] > chips["random"]
+
+
+def test_equity_against_ranges() -> None:
+    rng = random.Random(1)
+    aces = estimate_equity(parse_cards("AsAh"), (), [(1.0, 0.0)], 1500, rng)
+    assert 0.80 < aces < 0.89  # exact: 85.2% against a random hand
+    seven_deuce = estimate_equity(parse_cards("7c2d"), (), [(0.1, 0.0)], 1500, rng)
+    assert seven_deuce < 0.3  # against the top 10% it is hopeless (exact: about 25%)
+    nuts = estimate_equity(parse_cards("AsKs"), parse_cards("QsJsTs"), [(1.0, 0.85)] * 3, 300,
+                           rng)
+    assert nuts == 1.0
+
+
+def test_ranges_narrow_with_aggression() -> None:
+    hand = Hand.start(HandConfig.standard([200] * 4), Deck.shuffled(random.Random(5)))
+    hand.apply(Raise(8))  # the first to act raises
+    raiser = 2
+    view = hand.view(hand.to_act or 0)
+    assert opponent_range(view, raiser) == (0.15, 0.0)
+    assert range_threshold(0.15) > range_threshold(0.5) > range_threshold(1.0)
+
+
+def test_montecarlo_folds_bad_odds_and_raises_big_equity() -> None:
+    hand = Hand.start(HandConfig.standard([200] * 3), Deck.shuffled(random.Random(2)))
+    hand.apply(Raise(60))
+    view, legal = hand.view(hand.to_act or 0), hand.legal
+    bot = MonteCarloBot(random.Random(1))
+    assert str(bot.decide(view, legal, 0.10)) == "f"
+    assert isinstance(bot.decide(view, legal, 0.95), Raise)
+
+
+def test_reading_helpers() -> None:
+    assert chen_score(*parse_cards("AsAh")) == 20
+    assert chen_score(*parse_cards("7c2d")) == -1
+    assert made_hand(parse_cards("AsKd"), parse_cards("Ah7c2d")) == Made.TOP_PAIR
+    assert made_hand(parse_cards("3s4d"), parse_cards("5h6c7d")) == Made.MONSTER
+    assert made_hand(parse_cards("Qs4d"), parse_cards("AhAcKd")) == Made.NOTHING
+    assert has_draw(parse_cards("AsKs"), parse_cards("2s7s9d"))
+    assert not has_draw(parse_cards("2s3d"), parse_cards("Kh9c5d"))
