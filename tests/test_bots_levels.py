@@ -35,7 +35,8 @@ def _play(levels: list[str], seed: int, max_hands: int, check: list[str]) -> tup
             series.next_hand()
             continue
         seating = series.seating
-        assert seating is not None and hand.to_act is not None
+        assert seating is not None
+        assert hand.to_act is not None
         seat = seating.order[hand.to_act]
         bot = bots[seat]
         start = time.perf_counter()

@@ -69,10 +69,12 @@ def test_views_hide_other_players_cards() -> None:
     session = _session(humans=2)
     session.next_hand()
     view = session.view(1)
-    assert view.hole is not None and None not in view.hole
+    assert view.hole is not None
+    assert None not in view.hole
     others = [e for e in view.events if getattr(e, "position", 0) != view.position
               and type(e).__name__ == "HoleCardDealt"]
-    assert others and all(e.card is None for e in others)  # type: ignore[attr-defined]
+    assert others
+    assert all(e.card is None for e in others)
     assert session.public_view().hole is None
 
 
@@ -168,7 +170,8 @@ def test_resume_from_the_log_continues_the_same_hand(tmp_path: Path) -> None:
 
     store = SeriesStore.open(path)
     resumed = Session(store, players)
-    assert resumed.in_hand and resumed.hand_number == 1
+    assert resumed.in_hand
+    assert resumed.hand_number == 1
     _finish_hand(resumed)
     while resumed.next_hand():
         _finish_hand(resumed)
@@ -185,7 +188,8 @@ def test_stop_time_ends_before_the_next_hand__G6() -> None:
     assert session.next_hand(datetime(2030, 1, 1, 23, 0))
     _finish_hand(session)
     assert not session.next_hand(datetime(2030, 1, 1, 23, 30))
-    assert session.outcome is not None and session.outcome.end.value == "stopped"
+    assert session.outcome is not None
+    assert session.outcome.end.value == "stopped"
 
 
 def test_bots_are_labelled() -> None:
