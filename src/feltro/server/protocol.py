@@ -475,7 +475,6 @@ class HandOut(_Out):
     over: bool
     returned: dict[str, int] | None
     net: dict[str, int] | None
-    last_hand: bool
 
 
 class TimerOut(_Out):

@@ -1,0 +1,16 @@
+"""Fixtures for the server tests (helpers live in ``srvkit``)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from srvkit import Harness, harness_at
+
+
+@pytest.fixture
+def harness(tmp_path: Path) -> Iterator[Harness]:
+    """A fresh server on a fake clock with its own data folder."""
+    with harness_at(tmp_path / "data") as h:
+        yield h

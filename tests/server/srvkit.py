@@ -1,0 +1,288 @@
+"""Test kit for the server: an in-process app on a fake clock, and scripted phones.
+
+Every frame a :class:`Phone` receives is validated against the protocol's server models, so
+each test also checks that the server says only what ``docs/protocol.md`` describes.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import random
+import re
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import anyio
+from starlette.testclient import TestClient
+
+from feltro.server.app import ServerConfig, create_app
+from feltro.server.clock import FakeClock
+from feltro.server.protocol import SERVER_MESSAGE
+from feltro.server.rooms import RoomManager
+
+CARD = re.compile(r"^[2-9TJQKA][cdhs]$")
+
+Frame = dict[str, Any]
+
+
+@dataclass
+class Harness:
+    """An app with a fake clock, served by Starlette's TestClient."""
+
+    client: TestClient
+    clock: FakeClock
+    manager: RoomManager
+    data_dir: Path
+    phones: list[Phone] = field(default_factory=list)
+
+    def create_table(self, **settings: Any) -> dict[str, Any]:
+        """``POST /api/tables``; fast defaults for tests (no pauses, untimed unless asked)."""
+        body = {"between_hands_seconds": 0, "bot_seconds": 0, "action_seconds": None}
+        body.update(settings)
+        response = self.client.post("/api/tables", json=body)
+        assert response.status_code == 201, response.text
+        data: dict[str, Any] = response.json()
+        return data
+
+    def phone(self, table_id: str, **headers: str) -> Phone:
+        """A websocket to the table (not identified yet); closed with the harness."""
+        phone = Phone(self.client, table_id, headers)
+        self.phones.append(phone)
+        return phone
+
+    def game(self, table_id: str) -> Any:
+        """The server's TableGame (to read the truth in tests)."""
+        return self.manager.rooms[table_id].game
+
+
+@contextlib.contextmanager
+def harness_at(data_dir: Path, clock: FakeClock | None = None,
+               **options: Any) -> Iterator[Harness]:
+    """A running app on *data_dir*: ``with harness_at(path) as h: ...``."""
+    clock = clock or FakeClock()
+    config = ServerConfig(data_dir=data_dir, clock=clock, tick_interval=0.005, **options)
+    app = create_app(config)
+    with TestClient(app) as client:
+        harness = Harness(client, clock, app.state.manager, data_dir)
+        try:
+            yield harness
+        finally:
+            for phone in harness.phones:  # an open test websocket keeps the app running
+                phone.close()
+
+
+@dataclass
+class Phone:
+    """One scripted websocket client."""
+
+    client: TestClient
+    table_id: str
+    headers: dict[str, str]
+    frames: list[Frame] = field(default_factory=list)
+    state: Frame | None = None
+    token: str | None = None
+    closed: bool = False
+
+    def __post_init__(self) -> None:
+        self._cm = self.client.websocket_connect(f"/ws/{self.table_id}", headers=self.headers)
+        self.ws = self._cm.__enter__()
+
+    # --- sending ----------------------------------------------------------------------------
+
+    def send(self, **message: Any) -> None:
+        """Send one JSON message."""
+        self.ws.send_text(json.dumps(message))
+
+    def send_raw(self, text: str | bytes) -> None:
+        """Send a raw frame."""
+        if isinstance(text, bytes):
+            self.ws.send_bytes(text)
+        else:
+            self.ws.send_text(text)
+
+    # --- receiving --------------------------------------------------------------------------
+
+    def recv(self, timeout: float = 5.0) -> Frame:
+        """The next frame (validated); raises TimeoutError when none comes."""
+        session = self.ws
+
+        async def get() -> Any:
+            with anyio.fail_after(timeout):
+                return await session._send_rx.receive()
+
+        message = session.portal.call(get)
+        if message["type"] == "websocket.close":
+            raise ConnectionError(f"closed with code {message.get('code')}")
+        frame: Frame = json.loads(message["text"])
+        SERVER_MESSAGE.validate_python(frame)
+        self.frames.append(frame)
+        if frame["type"] == "state":
+            self.state = frame
+        return frame
+
+    def until(self, predicate: Callable[[Frame], bool], timeout: float = 5.0,
+              limit: int = 10_000) -> Frame:
+        """Read frames until one satisfies *predicate*; return it."""
+        for _ in range(limit):
+            frame = self.recv(timeout)
+            if predicate(frame):
+                return frame
+        raise AssertionError("no matching frame")
+
+    def until_type(self, kind: str, timeout: float = 5.0) -> Frame:
+        """The next frame of *kind*."""
+        return self.until(lambda f: f["type"] == kind, timeout)
+
+    def reply(self, ref: str, timeout: float = 5.0) -> Frame:
+        """The ``ack`` or ``error`` answering message *ref*."""
+        return self.until(lambda f: f["type"] in ("ack", "error") and f.get("ref") == ref,
+                          timeout)
+
+    def drain(self, quiet: float = 0.05) -> list[Frame]:
+        """Every frame that arrives until the line is quiet for *quiet* seconds."""
+        got = []
+        while True:
+            try:
+                got.append(self.recv(quiet))
+            except TimeoutError:
+                return got
+
+    def hello(self, role: str = "spectator", token: str | None = None,
+              lang: str = "en") -> Frame:
+        """Say hello; returns the welcome (and reads the first state)."""
+        message: dict[str, Any] = {"type": "hello", "protocol": 1, "role": role, "lang": lang,
+                                   "id": "hello"}
+        if token is not None:
+            message["token"] = token
+        self.send(**message)
+        welcome = self.until(lambda f: f["type"] in ("welcome", "error"))
+        if welcome["type"] == "welcome":
+            self.until_type("state")
+        return welcome
+
+    def close(self) -> None:
+        """Close the websocket (idempotent)."""
+        if self.closed:
+            return
+        self.closed = True
+        with contextlib.suppress(Exception):  # already closed by the server
+            self._cm.__exit__(None, None, None)
+
+
+def seat_table(h: Harness, humans: list[str], bots: tuple[str, ...] = (),
+               start: bool = True, **settings: Any
+               ) -> tuple[dict[str, Any], Phone, dict[int, Phone]]:
+    """A table with *humans* seated by the host (seats 1..) and *bots* after them.
+
+    Returns the creation answer, the host's phone and the players' phones by seat.
+    """
+    created = h.create_table(seats=max(2, len(humans) + len(bots)), **settings)
+    table_id = created["table_id"]
+    host = h.phone(table_id)
+    host.hello("host", created["host_token"])
+    players: dict[int, Phone] = {}
+    for name in humans:
+        phone = h.phone(table_id)
+        phone.hello()
+        phone.send(type="join", name=name, id="join")
+        request = phone.until_type("seat_request")
+        phone.token = request["token"]
+        host.send(type="accept", request_id=request["request_id"], id="acc")
+        assert host.reply("acc")["type"] == "ack"
+        accepted = phone.until(lambda f: f["type"] == "seat_request"
+                               and f["status"] == "accepted")
+        players[accepted["seat"]] = phone
+    for kind in bots:
+        host.send(type="add_bot", kind=kind, id="bot")
+        assert host.reply("bot")["type"] == "ack"
+    if start:
+        host.send(type="start", id="start")
+        assert host.reply("start")["type"] == "ack"
+    return created, host, players
+
+
+def legal_of(frame: Frame) -> dict[str, Any] | None:
+    """The legal block of a state frame, if it is the receiver's turn."""
+    if frame.get("type") != "state":
+        return None
+    legal: dict[str, Any] | None = frame["you"]["legal"]
+    return legal
+
+
+def random_action(legal: dict[str, Any], rng: random.Random) -> dict[str, Any]:
+    """A random legal ``act`` message for *legal*."""
+    options: list[dict[str, Any]] = [{"action": "check" if legal["check"] else "call"}]
+    if not legal["check"]:
+        options.append({"action": "fold"})
+    if legal["raise"] is not None:
+        low, high = legal["raise"]["min"], legal["raise"]["max"]
+        options.append({"action": "raise", "to": rng.randint(low, high)})
+        options.append({"action": "raise", "to": high})
+    choice = rng.choice(options)
+    choice.update({"type": "act", "hand": legal["hand"], "turn": legal["turn"],
+                   "id": f"a{legal['hand']}-{legal['turn']}"})
+    return choice
+
+
+def cards_in(value: Any) -> set[str]:
+    """Every card-shaped string anywhere in a JSON value."""
+    found: set[str] = set()
+    if isinstance(value, str):
+        if CARD.match(value):
+            found.add(value)
+    elif isinstance(value, dict):
+        for item in value.values():
+            found |= cards_in(item)
+    elif isinstance(value, list):
+        for item in value:
+            found |= cards_in(item)
+    return found
+
+
+def wait_legal(phone: Phone, hand: int, turn: int, timeout: float = 5.0) -> dict[str, Any]:
+    """The phone's legal block for turn (*hand*, *turn*), from its latest state or the next."""
+
+    def matches(frame: Frame | None) -> bool:
+        legal = legal_of(frame) if frame is not None else None
+        return legal is not None and (legal["hand"], legal["turn"]) == (hand, turn)
+
+    if not matches(phone.state):
+        phone.until(matches, timeout)
+    assert phone.state is not None
+    legal: dict[str, Any] = phone.state["you"]["legal"]
+    return legal
+
+
+def drive(host: Phone, players: dict[int, Phone],
+          choose: Callable[[dict[str, Any]], dict[str, Any]],
+          done: Callable[[Frame], bool], max_frames: int = 50_000,
+          timeout: float = 5.0) -> Frame:
+    """Play until *done* is true of a state the host sees: whenever a human is to act, their
+    phone sends ``choose(legal)`` (``act`` ids are per turn, so a repeat is harmless)."""
+    acted: set[tuple[int, int]] = set()
+    for _ in range(max_frames):
+        frame = host.recv(timeout)
+        if frame["type"] != "state":
+            continue
+        if done(frame):
+            return frame
+        hand = frame["table"]["hand"]
+        if hand is None or hand["over"] or hand["to_act"] not in players:
+            continue
+        key = (hand["number"], hand["turn"])
+        if key in acted:
+            continue
+        acted.add(key)
+        phone = players[hand["to_act"]]
+        legal = wait_legal(phone, *key, timeout=timeout)
+        phone.send(**choose(legal))
+    raise AssertionError("the game did not get there")
+
+
+def passive(legal: dict[str, Any]) -> dict[str, Any]:
+    """Check, else fold."""
+    return {"type": "act", "id": f"p{legal['hand']}-{legal['turn']}", "hand": legal["hand"],
+            "turn": legal["turn"], "action": "check" if legal["check"] else "fold"}
