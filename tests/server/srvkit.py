@@ -263,8 +263,10 @@ def drive(host: Phone, players: dict[int, Phone],
     """Play until *done* is true of a state the host sees: whenever a human is to act, their
     phone sends ``choose(legal)`` (``act`` ids are per turn, so a repeat is harmless)."""
     acted: set[tuple[int, int]] = set()
+    latest = host.state  # the newest state already read counts too
     for _ in range(max_frames):
-        frame = host.recv(timeout)
+        frame = latest if latest is not None else host.recv(timeout)
+        latest = None
         if frame["type"] != "state":
             continue
         if done(frame):
