@@ -132,6 +132,12 @@ class Phone:
                 return frame
         raise AssertionError("no matching frame")
 
+    def current(self, predicate: Callable[[Frame], bool], timeout: float = 5.0) -> Frame:
+        """The latest state if it satisfies *predicate*, else the next frame that does."""
+        if self.state is not None and predicate(self.state):
+            return self.state
+        return self.until(predicate, timeout)
+
     def until_type(self, kind: str, timeout: float = 5.0) -> Frame:
         """The next frame of *kind*."""
         return self.until(lambda f: f["type"] == kind, timeout)
