@@ -6,7 +6,7 @@ import { Link, fragmentToken, tableIdFromPath, tokens } from "./net.js";
 import { loadLang, preferredLang, t, translatePage, lang } from "./i18n.js";
 import {
   $, h, applyPrefs, boardView, errorText, logView, mountChrome, potsView, seatList, setupSettings,
-  qrImage, showNet, standingsView, stopText, tickTimers, toast,
+  botLabel, ordinal, qrImage, showNet, standingsView, stopText, tickTimers, toast,
 } from "./ui.js";
 import { resultsView } from "./results.js";
 
@@ -27,7 +27,7 @@ async function main() {
   if (fromLink) tokens.set("host", app.tableId, fromLink);
   const token = fromLink || tokens.get("host", app.tableId);
   if (!token) {
-    $("#main").replaceChildren(h("p", { class: "panel warn" }, t("host.missing_token")));
+    $("#main").replaceChildren(h("p", { class: "panel warn" }, t("web.host.missing_token")));
     return;
   }
   app.link = new Link({ tableId: app.tableId, role: "host", token, lang: lang(), onMessage, onStatus: showNet });
@@ -53,7 +53,7 @@ function onMessage(msg) {
 }
 
 function send(msg) {
-  if (!app.link.send(msg)) toast(t("net.offline"), { urgent: true });
+  if (!app.link.send(msg)) toast(t("web.net.offline"), { urgent: true });
 }
 
 // --- rendering ---------------------------------------------------------------------------------
@@ -62,8 +62,8 @@ function render() {
   const state = app.state;
   if (!state) return;
   const { table, you } = state;
-  document.title = `${t("host.title", { table: table.name })} · feltro`;
-  $("#title").textContent = t("host.title", { table: table.name });
+  document.title = `${t("web.host.title", { table: table.name })} · feltro`;
+  $("#title").textContent = t("web.host.title", { table: table.name });
   if (table.status === "over") {
     if (app.resultsFor !== lang()) {
       app.resultsFor = lang();
@@ -99,13 +99,13 @@ function render() {
 function skeleton() {
   const joinUrl = `${location.origin}/join/${encodeURIComponent(app.tableId)}`;
   const tableUrl = `/table/${encodeURIComponent(app.tableId)}`;
-  const linkBox = h("input", { id: "join-link", readonly: true, value: joinUrl, "aria-label": t("host.share") });
+  const linkBox = h("input", { id: "join-link", readonly: true, value: joinUrl, "aria-label": t("web.host.share") });
   const botName = h("input", { id: "bot-name", maxlength: 24 });
   const botKind = h("select", { id: "bot-kind" });
   const botForm = h("form", { id: "bot-form" },
-    h("p", {}, h("label", { for: "bot-kind" }, t("host.bot_kind")), botKind),
-    h("p", {}, h("label", { for: "bot-name" }, t("host.bot_name")), botName),
-    h("p", {}, h("button", { type: "submit" }, t("host.add"))));
+    h("p", {}, h("label", { for: "bot-kind" }, t("web.host.bot_kind")), botKind),
+    h("p", {}, h("label", { for: "bot-name" }, t("web.host.bot_name")), botName),
+    h("p", {}, h("button", { type: "submit" }, t("web.host.add"))));
   botForm.addEventListener("submit", (event) => {
     event.preventDefault();
     const msg = { type: "add_bot", kind: botKind.value };
@@ -115,28 +115,28 @@ function skeleton() {
   });
   return h("div", { class: "host-grid" },
     h("section", { class: "panel", "aria-labelledby": "ctl-title" },
-      h("h2", { id: "ctl-title" }, t("host.controls")),
+      h("h2", { id: "ctl-title" }, t("web.host.controls")),
       h("div", { id: "host-status", role: "status" }),
       h("div", { id: "controls", class: "controls" }),
-      h("p", { class: "quiet" }, t("host.no_secret"))),
+      h("p", { class: "quiet" }, t("web.host.no_secret"))),
     h("section", { class: "panel share", "aria-labelledby": "share-title" },
-      h("h2", { id: "share-title" }, t("host.share")),
-      h("p", {}, t("host.share_hint")),
+      h("h2", { id: "share-title" }, t("web.host.share")),
+      h("p", {}, t("web.host.share_hint")),
       qrImage(app.tableId),
       h("p", { class: "link-row" }, linkBox,
-        h("button", { type: "button", onclick: () => copy(joinUrl, linkBox) }, t("host.copy"))),
-      h("p", {}, h("a", { href: tableUrl, target: "_blank", rel: "noopener" }, t("host.table_screen")))),
+        h("button", { type: "button", onclick: () => copy(joinUrl, linkBox) }, t("web.host.copy"))),
+      h("p", {}, h("a", { href: tableUrl, target: "_blank", rel: "noopener" }, t("web.host.table_screen")))),
     h("section", { class: "panel", "aria-labelledby": "req-title" },
-      h("h2", { id: "req-title" }, t("host.requests")),
+      h("h2", { id: "req-title" }, t("web.host.requests")),
       h("div", { id: "requests", "aria-live": "polite" })),
     h("section", { class: "panel", "aria-labelledby": "seats-title" },
-      h("h2", { id: "seats-title" }, t("host.seats")),
+      h("h2", { id: "seats-title" }, t("web.host.seats")),
       h("div", { id: "seat-admin" }),
-      h("div", { id: "bot-box" }, h("h3", {}, t("host.add_bot")), botForm)),
+      h("div", { id: "bot-box" }, h("h3", {}, t("web.host.add_bot")), botForm)),
     h("section", { class: "panel", id: "play-too", "aria-labelledby": "play-title" },
-      h("h2", { id: "play-title" }, t("host.play_too")),
+      h("h2", { id: "play-title" }, t("web.host.play_too")),
       h("div", { id: "play-too-body" })),
-    h("section", { class: "panel wide", "aria-label": t("tabs.table") },
+    h("section", { class: "panel wide", "aria-label": t("web.tabs.table") },
       h("div", { id: "overview", class: "table-area" })),
     h("section", { class: "panel" }, h("div", { id: "host-standings" })),
     h("section", { class: "panel" }, h("div", { id: "host-log" })));
@@ -145,7 +145,7 @@ function skeleton() {
 async function copy(text, box) {
   try {
     await navigator.clipboard.writeText(text);
-    toast(t("host.copied"));
+    toast(t("web.host.copied"));
   } catch {
     box.select();
   }
@@ -153,9 +153,9 @@ async function copy(text, box) {
 
 function statusParts(table) {
   const parts = [h("p", {}, h("strong", {}, table.status === "broken"
-    ? t("status.broken", { problem: table.problem }) : t(`status.${table.status}`)))];
-  if (table.hand) parts.push(h("p", {}, t("hand.number", { n: table.hand.number })));
-  if (table.pause_pending) parts.push(h("p", { class: "warn" }, t("hand.pause_pending")));
+    ? t("web.status.broken", { problem: table.problem }) : t(`web.status.${table.status}`)))];
+  if (table.hand) parts.push(h("p", {}, t("web.hand.number", { n: table.hand.number })));
+  if (table.pause_pending) parts.push(h("p", { class: "warn" }, t("web.hand.pause_pending")));
   const stop = stopText(table, app.link.now());
   if (stop) parts.push(h("p", { "data-stop": "1" }, stop));
   return parts;
@@ -167,18 +167,18 @@ function controls(table) {
     const enough = table.seats.filter((s) => s.occupied).length >= 2;
     buttons.push(h("button", { type: "button", class: "primary", id: "start", disabled: !enough,
                                "aria-describedby": enough ? null : "need-two",
-                               onclick: () => send({ type: "start" }) }, t("host.start")));
-    if (!enough) buttons.push(h("p", { id: "need-two", class: "quiet" }, t("host.need_two")));
+                               onclick: () => send({ type: "start" }) }, t("web.host.start")));
+    if (!enough) buttons.push(h("p", { id: "need-two", class: "quiet" }, t("web.host.need_two")));
   } else if (table.status === "playing" || table.status === "paused") {
     buttons.push(table.paused
-      ? h("button", { type: "button", id: "resume", onclick: () => send({ type: "resume" }) }, t("host.resume"))
-      : h("button", { type: "button", id: "pause", onclick: () => send({ type: "pause" }) }, t("host.pause")));
+      ? h("button", { type: "button", id: "resume", onclick: () => send({ type: "resume" }) }, t("web.host.resume"))
+      : h("button", { type: "button", id: "pause", onclick: () => send({ type: "pause" }) }, t("web.host.pause")));
     if (!table.stop.requested) {
       buttons.push(h("button", { type: "button", id: "end", class: "danger", onclick: () => {
-        if (window.confirm(t("host.end_confirm"))) send({ type: "end" });
-      } }, t("host.end")));
+        if (window.confirm(t("web.host.end_confirm"))) send({ type: "end" });
+      } }, t("web.host.end")));
     } else {
-      buttons.push(h("p", { class: "warn" }, t("host.ending")));
+      buttons.push(h("p", { class: "warn" }, t("web.host.ending")));
     }
   }
   return buttons;
@@ -186,40 +186,40 @@ function controls(table) {
 
 function requestParts(you) {
   const requests = you.requests || [];
-  if (!requests.length) return [h("p", { class: "quiet" }, t("host.no_requests"))];
+  if (!requests.length) return [h("p", { class: "quiet" }, t("web.host.no_requests"))];
   return [h("ul", { class: "requests" }, requests.map((r) => h("li", {},
-    h("strong", {}, r.name), r.seat ? ` (${t("seat.number", { n: r.seat })})` : "", " ",
+    h("strong", {}, r.name), r.seat ? ` (${t("web.seat.number", { n: r.seat })})` : "", " ",
     h("button", { type: "button", class: "primary", "data-accept": r.request_id,
-                  onclick: () => send({ type: "accept", request_id: r.request_id }) }, t("host.accept", { name: r.name })),
+                  onclick: () => send({ type: "accept", request_id: r.request_id }) }, t("web.host.accept", { name: r.name })),
     " ",
     h("button", { type: "button", "data-refuse": r.request_id,
-                  onclick: () => send({ type: "refuse", request_id: r.request_id }) }, t("host.refuse", { name: r.name })))))];
+                  onclick: () => send({ type: "refuse", request_id: r.request_id }) }, t("web.host.refuse", { name: r.name })))))];
 }
 
 function seatAdmin(table) {
   const lobby = table.status === "lobby";
   const playing = table.status === "playing" || table.status === "paused";
   return h("ul", { class: "admin-seats" }, table.seats.map((seat) => {
-    if (!seat.occupied) return h("li", { class: "quiet" }, `${t("seat.number", { n: seat.seat })}: ${t("seat.empty")}`);
+    if (!seat.occupied) return h("li", { class: "quiet" }, `${t("web.seat.number", { n: seat.seat })}: ${t("web.seat.empty")}`);
     const words = [];
-    if (seat.bot) words.push(t("seat.bot_kind", { kind: seat.bot }));
-    if (seat.host) words.push(t("seat.host"));
-    if (seat.removed) words.push(t("seat.removed"));
-    else if (seat.away) words.push(t("seat.away"));
-    if (!seat.bot && !seat.connected && !seat.removed) words.push(t("seat.offline"));
-    if (seat.out) words.push(t("seat.out", { place: `${seat.place}º` }));
+    if (seat.bot) words.push(botLabel(seat.bot));
+    if (seat.host) words.push(t("web.seat.host"));
+    if (seat.removed) words.push(t("web.seat.removed"));
+    else if (seat.away) words.push(t("web.seat.away"));
+    if (!seat.bot && !seat.connected && !seat.removed) words.push(t("web.seat.offline"));
+    if (seat.out) words.push(t("web.seat.out", { place: ordinal(seat.place) }));
     const actions = [];
     if (!seat.host && !seat.removed && !seat.out && (lobby || playing)) {
       actions.push(h("button", { type: "button", class: "small", onclick: () =>
         send({ type: seat.bot ? "remove_bot" : "remove_player", seat: seat.seat }) },
-        t("host.remove"), h("span", { class: "sr-only" }, ` ${seat.name}`)));
+        t("web.host.remove"), h("span", { class: "sr-only" }, ` ${seat.name}`)));
     }
     if (playing && !seat.bot && !seat.away && !seat.removed && !seat.out) {
       actions.push(h("button", { type: "button", class: "small", onclick: () => send({ type: "mark_away", seat: seat.seat }) },
-        t("host.mark_away"), h("span", { class: "sr-only" }, ` ${seat.name}`)));
+        t("web.host.mark_away"), h("span", { class: "sr-only" }, ` ${seat.name}`)));
     }
     return h("li", { "data-seat": seat.seat },
-      h("span", {}, `${t("seat.number", { n: seat.seat })}: `, h("strong", {}, seat.name)),
+      h("span", {}, `${t("web.seat.number", { n: seat.seat })}: `, h("strong", {}, seat.name)),
       words.length ? h("span", { class: "seat-status" }, ` — ${words.join(" · ")}`) : null,
       h("span", { class: "seat-stack" }, ` · ${seat.stack ?? ""}`), " ", actions);
   }));
@@ -231,7 +231,7 @@ function renderPlayToo(table) {
   if (seatToken) {
     if (!$("#open-seat", body)) {
       body.replaceChildren(h("p", {}, h("a", { id: "open-seat", class: "button primary", target: "_blank", rel: "noopener",
-        href: `/play/${encodeURIComponent(app.tableId)}#${encodeURIComponent(seatToken)}` }, t("host.open_seat"))));
+        href: `/play/${encodeURIComponent(app.tableId)}#${encodeURIComponent(seatToken)}` }, t("web.host.open_seat"))));
     }
     return;
   }
@@ -243,8 +243,8 @@ function renderPlayToo(table) {
   if ($("#sit-form", body)) return;
   const name = h("input", { id: "host-name", maxlength: 24, required: true, autocomplete: "nickname" });
   const form = h("form", { id: "sit-form" },
-    h("p", {}, h("label", { for: "host-name" }, t("host.play_name")), name),
-    h("p", {}, h("button", { type: "submit" }, t("host.sit"))));
+    h("p", {}, h("label", { for: "host-name" }, t("web.host.play_name")), name),
+    h("p", {}, h("button", { type: "submit" }, t("web.host.sit"))));
   form.addEventListener("submit", (event) => {
     event.preventDefault();
     if (name.value.trim()) send({ type: "join", name: name.value.trim() });

@@ -6,43 +6,50 @@
 export const LANGUAGES = ["en", "pt-PT", "pt-BR"];
 const LANG_NAMES = { en: "English", "pt-PT": "Português (Portugal)", "pt-BR": "Português (Brasil)" };
 
-let catalogue = {};
-let fallback = {};
+// Two layers, both per language: the shared catalogue of every feltro interface (the terminal
+// game's `src/feltro/i18n/*.toml`, keys such as "act.fold") and the web pages' own words
+// ("web.*"). The shared one comes from the server (`/api/i18n/<lang>`) or, on a server
+// without that route, from the copy generated into `/static/i18n/shared/` (a test keeps the
+// copy equal to the TOML files).
+const layers = { web: {}, shared: {}, webEn: {}, sharedEn: {} };
 let current = "en";
 
-/** The language saved on this device, else the browser's, else English. */
-export function preferredLang() {
-  try {
-    const saved = localStorage.getItem("feltro.lang");
-    if (LANGUAGES.includes(saved)) return saved;
-  } catch { /* no storage */ }
-  const asked = new URLSearchParams(location.search).get("lang");
-  if (LANGUAGES.includes(asked)) return asked;
-  for (const tag of navigator.languages || [navigator.language || "en"]) {
-    if (/^pt-BR/i.test(tag)) return "pt-BR";
-    if (/^pt/i.test(tag)) return "pt-PT";
-    if (/^en/i.test(tag)) return "en";
-  }
-  return "en";
-}
-
-async function fetchCatalogue(lang) {
-  const response = await fetch(`/static/i18n/${lang}.json`, { cache: "no-cache" });
-  if (!response.ok) throw new Error(`catalogue ${lang}: HTTP ${response.status}`);
+async function fetchJson(url) {
+  const response = await fetch(url, { cache: "no-cache" });
+  if (!response.ok) throw new Error(`${url}: HTTP ${response.status}`);
   return response.json();
 }
 
-/** Load *lang* (and English underneath, for any key a translation lacks). */
-export async function loadLang(lang) {
-  if (!LANGUAGES.includes(lang)) lang = "en";
-  if (!Object.keys(fallback).length) fallback = await fetchCatalogue("en");
-  catalogue = lang === "en" ? fallback : await fetchCatalogue(lang);
-  current = lang;
-  document.documentElement.lang = lang;
+async function fetchShared(code) {
   try {
-    localStorage.setItem("feltro.lang", lang);
+    return await fetchJson(`/api/i18n/${code}`);
+  } catch {
+    return fetchJson(`/static/i18n/shared/${code}.json`);
+  }
+}
+
+async function fetchBoth(code) {
+  const [web, shared] = await Promise.all([fetchJson(`/static/i18n/${code}.json`), fetchShared(code)]);
+  return { web, shared };
+}
+
+/** Load *code* (and English underneath, for any key a translation lacks). */
+export async function loadLang(code) {
+  if (!LANGUAGES.includes(code)) code = "en";
+  if (!Object.keys(layers.webEn).length) {
+    const english = await fetchBoth("en");
+    layers.webEn = english.web;
+    layers.sharedEn = english.shared;
+  }
+  const chosen = code === "en" ? { web: layers.webEn, shared: layers.sharedEn } : await fetchBoth(code);
+  layers.web = chosen.web;
+  layers.shared = chosen.shared;
+  current = code;
+  document.documentElement.lang = code;
+  try {
+    localStorage.setItem("feltro.lang", code);
   } catch { /* no storage */ }
-  return lang;
+  return code;
 }
 
 export function lang() {
@@ -51,7 +58,7 @@ export function lang() {
 
 /** The message *key* with `{name}` placeholders filled from *params*. */
 export function t(key, params = {}) {
-  const text = catalogue[key] ?? fallback[key] ?? key;
+  const text = layers.web[key] ?? layers.shared[key] ?? layers.webEn[key] ?? layers.sharedEn[key] ?? key;
   return text.replace(/\{(\w+)\}/g, (whole, name) =>
     (params[name] === undefined || params[name] === null ? whole : String(params[name])));
 }

@@ -19,8 +19,8 @@ function field(id, label, input, hint) {
 }
 
 function render() {
-  $("#title").textContent = t("app.tagline");
-  const name = h("input", { id: "t-name", maxlength: 24, value: t("index.default_name"), required: true });
+  $("#title").textContent = t("web.app.tagline");
+  const name = h("input", { id: "t-name", maxlength: 24, value: t("web.index.default_name"), required: true });
   const seats = h("input", { id: "t-seats", type: "number", min: 2, max: 10, value: 6, required: true });
   const stack = h("input", { id: "t-stack", type: "number", min: 1, value: 200, required: true });
   const sb = h("input", { id: "t-sb", type: "number", min: 1, value: 1, required: true });
@@ -29,26 +29,26 @@ function render() {
   const untimed = h("input", { id: "t-untimed", type: "checkbox" });
   const stop = h("input", { id: "t-stop", type: "time" });
   const form = h("form", { id: "create-form", class: "panel" },
-    h("h2", {}, t("index.create")),
-    field("t-name", t("index.table_name"), name),
-    h("div", { class: "row" }, field("t-seats", t("index.seats"), seats), field("t-stack", t("index.stack"), stack)),
-    h("div", { class: "row" }, field("t-sb", t("index.small_blind"), sb), field("t-bb", t("index.big_blind"), bb)),
-    h("div", { class: "row" }, field("t-timer", t("index.timer"), timer),
-      h("p", {}, untimed, " ", h("label", { for: "t-untimed" }, t("index.untimed")))),
-    field("t-stop", t("index.stop_at"), stop),
-    h("p", {}, h("button", { type: "submit", class: "primary", id: "create" }, t("index.create"))),
+    h("h2", {}, t("web.index.create")),
+    field("t-name", t("web.index.table_name"), name),
+    h("div", { class: "row" }, field("t-seats", t("web.index.seats"), seats), field("t-stack", t("web.index.stack"), stack)),
+    h("div", { class: "row" }, field("t-sb", t("web.index.small_blind"), sb), field("t-bb", t("web.index.big_blind"), bb)),
+    h("div", { class: "row" }, field("t-timer", t("web.index.timer"), timer),
+      h("p", {}, untimed, " ", h("label", { for: "t-untimed" }, t("web.index.untimed")))),
+    field("t-stop", t("web.index.stop_at"), stop),
+    h("p", {}, h("button", { type: "submit", class: "primary", id: "create" }, t("web.index.create"))),
     h("p", { id: "create-status", role: "status" }));
   form.addEventListener("submit", async (event) => {
     event.preventDefault();
     const body = {
-      name: name.value.trim() || t("index.default_name"),
+      name: name.value.trim() || t("web.index.default_name"),
       seats: Number(seats.value), stack: Number(stack.value),
       small_blind: Number(sb.value), big_blind: Number(bb.value),
       action_seconds: untimed.checked ? null : Number(timer.value),
     };
     if (stop.value) body.stop_at = stopAt(stop.value);
     $("#create").disabled = true;
-    $("#create-status").textContent = t("index.creating");
+    $("#create-status").textContent = t("web.index.creating");
     try {
       const response = await fetch("/api/tables", { method: "POST", headers: { "content-type": "application/json" },
                                                     body: JSON.stringify(body) });
@@ -58,25 +58,25 @@ function render() {
       location.assign(`/host/${encodeURIComponent(data.table_id)}#${encodeURIComponent(data.host_token)}`);
     } catch (error) {
       $("#create").disabled = false;
-      $("#create-status").textContent = t("index.failed", { reason: error.message });
-      toast(t("index.failed", { reason: error.message }), { urgent: true });
+      $("#create-status").textContent = t("web.index.failed", { reason: error.message });
+      toast(t("web.index.failed", { reason: error.message }), { urgent: true });
     }
   });
   const list = h("section", { class: "panel", "aria-labelledby": "tables-title" },
-    h("h2", { id: "tables-title" }, t("index.tables")), h("div", { id: "tables" }, h("p", { class: "quiet" }, "…")));
+    h("h2", { id: "tables-title" }, t("web.index.tables")), h("div", { id: "tables" }, h("p", { class: "quiet" }, "…")));
   $("#main").replaceChildren(h("div", { class: "index-grid" }, form, list));
   fetch("/api/tables").then((r) => r.json()).then((tables) => {
     const rows = tables.map((table) => {
       const id = encodeURIComponent(table.table_id);
       const hostToken = tokens.get("host", table.table_id);
       const seatToken = tokens.get("seat", table.table_id);
-      return h("li", {}, h("strong", {}, table.name), ` · ${t(`status.${table.status}`, { problem: "" })} · ${table.occupied}/${table.seats} `,
-        hostToken ? h("a", { href: `/host/${id}#${encodeURIComponent(hostToken)}` }, t("index.open_host")) : null, " ",
-        seatToken ? h("a", { href: `/play/${id}#${encodeURIComponent(seatToken)}` }, t("index.my_seat"))
-          : table.status === "lobby" ? h("a", { href: `/join/${id}` }, t("index.open_join")) : null, " ",
-        h("a", { href: `/table/${id}` }, t("index.open_table")));
+      return h("li", {}, h("strong", {}, table.name), ` · ${t(`web.status.${table.status}`, { problem: "" })} · ${table.occupied}/${table.seats} `,
+        hostToken ? h("a", { href: `/host/${id}#${encodeURIComponent(hostToken)}` }, t("web.index.open_host")) : null, " ",
+        seatToken ? h("a", { href: `/play/${id}#${encodeURIComponent(seatToken)}` }, t("web.index.my_seat"))
+          : table.status === "lobby" ? h("a", { href: `/join/${id}` }, t("web.index.open_join")) : null, " ",
+        h("a", { href: `/table/${id}` }, t("web.index.open_table")));
     });
-    $("#tables").replaceChildren(rows.length ? h("ul", { class: "tables" }, rows) : h("p", { class: "quiet" }, t("index.no_tables")));
+    $("#tables").replaceChildren(rows.length ? h("ul", { class: "tables" }, rows) : h("p", { class: "quiet" }, t("web.index.no_tables")));
   }).catch(() => $("#tables").replaceChildren());
 }
 

@@ -2,7 +2,7 @@
 
 import { Link, tableIdFromPath, tokens } from "./net.js";
 import { loadLang, preferredLang, t, translatePage, lang } from "./i18n.js";
-import { $, h, applyPrefs, errorText, mountChrome, setupSettings, showNet, toast } from "./ui.js";
+import { $, h, applyPrefs, botLabel, errorText, mountChrome, setupSettings, showNet, toast } from "./ui.js";
 
 const app = { tableId: tableIdFromPath(), link: null, state: null, asked: false };
 
@@ -46,16 +46,16 @@ function render(full) {
   if (!state) return;
   const table = state.table;
   document.title = `${table.name} · feltro`;
-  $("#title").textContent = t("join.title", { table: table.name });
+  $("#title").textContent = t("web.join.title", { table: table.name });
   const seated = table.seats.filter((s) => s.occupied);
   const list = h("ul", { class: "names" }, seated.map((s) => h("li", {}, s.name,
-    s.bot ? h("span", { class: "tag bot" }, t("seat.bot_kind", { kind: s.bot })) : null)));
+    s.bot ? h("span", { class: "tag bot" }, botLabel(s.bot)) : null)));
   const existing = $("#join-form");
   if (table.status !== "lobby") {
     $("#main").replaceChildren(h("section", { class: "panel" },
-      h("p", {}, t("join.started")),
-      h("p", {}, h("a", { class: "button", href: `/table/${encodeURIComponent(app.tableId)}` }, t("join.watch"))),
-      h("h2", {}, t("join.seated")), list));
+      h("p", {}, t("web.join.started")),
+      h("p", {}, h("a", { class: "button", href: `/table/${encodeURIComponent(app.tableId)}` }, t("web.join.watch"))),
+      h("h2", {}, t("web.join.seated")), list));
     return;
   }
   if (existing && !full) {
@@ -68,9 +68,9 @@ function render(full) {
   const seat = h("select", { id: "seat-select", name: "seat" });
   fillSeats(seat, table);
   const form = h("form", { id: "join-form", class: "panel" },
-    h("p", {}, h("label", { for: "name" }, t("join.name")), name),
-    h("p", {}, h("label", { for: "seat-select" }, t("join.seat")), seat),
-    h("p", {}, h("button", { id: "ask", type: "submit", class: "primary" }, t("join.ask"))));
+    h("p", {}, h("label", { for: "name" }, t("web.join.name")), name),
+    h("p", {}, h("label", { for: "seat-select" }, t("web.join.seat")), seat),
+    h("p", {}, h("button", { id: "ask", type: "submit", class: "primary" }, t("web.join.ask"))));
   form.addEventListener("submit", (event) => {
     event.preventDefault();
     const value = name.value.trim();
@@ -81,19 +81,19 @@ function render(full) {
       app.asked = true;
       $("#ask").disabled = true;
     } else {
-      toast(t("net.offline"), { urgent: true });
+      toast(t("web.net.offline"), { urgent: true });
     }
   });
   $("#main").replaceChildren(form, h("section", { class: "panel" },
-    h("h2", {}, t("join.seated")), h("div", { id: "seated" }, list)));
+    h("h2", {}, t("web.join.seated")), h("div", { id: "seated" }, list)));
   name.focus();
 }
 
 function fillSeats(select, table) {
   const chosen = select.value;
-  select.replaceChildren(h("option", { value: "" }, t("join.any_seat")),
+  select.replaceChildren(h("option", { value: "" }, t("web.join.any_seat")),
     ...table.seats.filter((s) => !s.occupied).map((s) => h("option", { value: s.seat, selected: String(s.seat) === chosen },
-      t("seat.number", { n: s.seat }))));
+      t("web.seat.number", { n: s.seat }))));
 }
 
 main();

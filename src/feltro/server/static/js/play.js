@@ -81,7 +81,7 @@ function tick() {
   if (stop) stop.textContent = stopText(state.table, now);
   const next = $("#next-hand");
   if (next && state.table.next_hand_at) {
-    next.textContent = t("hand.next_in", { s: Math.max(0, Math.ceil((state.table.next_hand_at - now) / 1000)) });
+    next.textContent = t("web.hand.next_in", { s: Math.max(0, Math.ceil((state.table.next_hand_at - now) / 1000)) });
   }
 }
 
@@ -126,41 +126,41 @@ function gameSkeleton() {
   return h("div", { id: "game", class: "game" },
     h("div", { id: "banner", class: "banner", role: "status" }),
     h("p", { id: "hand-info", class: "hand-info" }),
-    h("section", { class: "table-area", "aria-label": t("tabs.table") },
+    h("section", { class: "table-area", "aria-label": t("web.tabs.table") },
       h("div", { id: "seats" }),
       h("div", { id: "middle", class: "middle" })),
-    h("section", { id: "me", class: "me", "aria-label": t("hand.your_cards") }),
-    h("section", { id: "actions", class: "actions", tabindex: "-1", "aria-label": t("turn.yours") }),
+    h("section", { id: "me", class: "me", "aria-label": t("web.hand.your_cards") }),
+    h("section", { id: "actions", class: "actions", tabindex: "-1", "aria-label": t("web.turn.yours") }),
     h("div", { id: "showdown" }),
     h("div", { class: "side" },
       h("details", { id: "log-box", class: "box", open: window.innerWidth >= 900 },
-        h("summary", {}, t("tabs.log")), h("div", { id: "log" })),
+        h("summary", {}, t("web.tabs.log")), h("div", { id: "log" })),
       h("details", { id: "standings-box", class: "box", open: window.innerWidth >= 900 },
-        h("summary", {}, t("tabs.standings")), h("div", { id: "standings" }))));
+        h("summary", {}, t("web.tabs.standings")), h("div", { id: "standings" }))));
 }
 
 function handInfo(table) {
   const parts = [];
   const settings = table.settings;
-  if (table.hand) parts.push(t("hand.number", { n: table.hand.number }));
-  parts.push(t("hand.blinds", { sb: settings.small_blind, bb: settings.big_blind }));
-  if (table.hand && !table.hand.over) parts.push(t(`street.${table.hand.street}`));
+  if (table.hand) parts.push(t("web.hand.number", { n: table.hand.number }));
+  parts.push(t("web.hand.blinds", { sb: settings.small_blind, bb: settings.big_blind }));
+  if (table.hand && !table.hand.over) parts.push(t(`web.street.${table.hand.street}`));
   return parts.join(" · ");
 }
 
 function bannerParts(table, you, now) {
   const parts = [];
-  if (table.status === "lobby") parts.push(h("p", {}, t("status.lobby")));
-  if (table.status === "broken") parts.push(h("p", { class: "warn" }, t("status.broken", { problem: table.problem })));
-  if (table.paused) parts.push(h("p", { class: "warn" }, t(table.pause_pending ? "hand.pause_pending" : "hand.paused")));
+  if (table.status === "lobby") parts.push(h("p", {}, t("web.status.lobby")));
+  if (table.status === "broken") parts.push(h("p", { class: "warn" }, t("web.status.broken", { problem: table.problem })));
+  if (table.paused) parts.push(h("p", { class: "warn" }, t(table.pause_pending ? "web.hand.pause_pending" : "web.hand.paused")));
   const stop = stopText(table, now);
   if (stop) parts.push(h("p", { class: table.stop.last_hand ? "warn" : "", "data-stop": "1" }, stop));
   if (table.next_hand_at) {
-    parts.push(h("p", { id: "next-hand" }, t("hand.next_in", { s: Math.max(0, Math.ceil((table.next_hand_at - now) / 1000)) })));
+    parts.push(h("p", { id: "next-hand" }, t("web.hand.next_in", { s: Math.max(0, Math.ceil((table.next_hand_at - now) / 1000)) })));
   }
   if (you.away) {
-    parts.push(h("p", { class: "warn" }, t("act.away"), " ",
-      h("button", { type: "button", onclick: () => app.link.send({ type: "back" }) }, t("act.come_back"))));
+    parts.push(h("p", { class: "warn" }, t("web.act.away"), " ",
+      h("button", { type: "button", onclick: () => app.link.send({ type: "back" }) }, t("web.act.come_back"))));
   }
   return parts;
 }
@@ -170,34 +170,34 @@ function meParts(table, you, now) {
   const hole = you.hole || [];
   const parts = [];
   parts.push(h("div", { class: "hole", role: "group", "aria-label": hole.length
-    ? `${t("hand.your_cards")}: ${cardsText(hole)}` : t("hand.your_cards") },
+    ? `${t("web.hand.your_cards")}: ${cardsText(hole)}` : t("web.hand.your_cards") },
     hole.length ? hole.map((c) => card(c, { size: "big" }))
       : [card(null, { size: "big ghost" }), card(null, { size: "big ghost" })]));
   const info = [];
-  if (you.hand_name) info.push(h("p", { class: "hand-name" }, t("hand.you_have", { name: you.hand_name })));
-  else if (table.hand && !table.hand.over && !seat.in_hand) info.push(h("p", {}, t("hand.not_in_hand")));
+  if (you.hand_name) info.push(h("p", { class: "hand-name" }, t("table.you_have", { hand: you.hand_name })));
+  else if (table.hand && !table.hand.over && !seat.in_hand) info.push(h("p", {}, t("web.hand.not_in_hand")));
   const flags = [];
-  if (seat.button) flags.push(h("abbr", { class: "tag marker", title: t("seat.button") }, "D"));
-  if (seat.small_blind) flags.push(h("abbr", { class: "tag marker", title: t("seat.sb") }, "SB"));
-  if (seat.big_blind) flags.push(h("abbr", { class: "tag marker", title: t("seat.bb") }, "BB"));
-  if (seat.folded) flags.push(h("span", { class: "tag" }, t("seat.folded")));
-  if (seat.all_in) flags.push(h("span", { class: "tag" }, t("seat.all_in")));
+  if (seat.button) flags.push(h("abbr", { class: "tag marker", title: t("web.seat.button") }, "D"));
+  if (seat.small_blind) flags.push(h("abbr", { class: "tag marker", title: t("web.seat.sb") }, "SB"));
+  if (seat.big_blind) flags.push(h("abbr", { class: "tag marker", title: t("web.seat.bb") }, "BB"));
+  if (seat.folded) flags.push(h("span", { class: "tag" }, t("web.seat.folded")));
+  if (seat.all_in) flags.push(h("span", { class: "tag" }, t("web.seat.all_in")));
   info.push(h("p", { class: "me-line" },
     h("strong", {}, you.name || ""), " ",
-    h("span", { class: "seat-stack" }, t("hand.your_stack", { n: seat.stack ?? 0 })), " ",
-    seat.bet ? h("span", { class: "seat-bet" }, t("seat.bet", { n: seat.bet })) : null, " ", flags));
+    h("span", { class: "seat-stack" }, t("web.hand.your_stack", { n: seat.stack ?? 0 })), " ",
+    seat.bet ? h("span", { class: "seat-bet" }, t("web.seat.bet", { n: seat.bet })) : null, " ", flags));
   const hand = table.hand;
   if (hand && hand.over && hand.net && hand.net[String(you.seat)] !== undefined) {
     const net = hand.net[String(you.seat)];
-    info.push(h("p", { class: "net" }, net > 0 ? t("hand.won", { n: net }) : net < 0 ? t("hand.lost", { n: -net }) : t("hand.even")));
+    info.push(h("p", { class: "net" }, net > 0 ? t("web.hand.won", { n: net }) : net < 0 ? t("web.hand.lost", { n: -net }) : t("web.hand.even")));
   }
   if (hand && !hand.over && hand.to_act !== null) {
     const mine = hand.to_act === you.seat;
     info.push(h("p", { class: mine ? "turn mine" : "turn" },
-      mine ? h("strong", {}, t("turn.yours")) : t("turn.of", { name: nameOf(table, hand.to_act) })));
+      mine ? h("strong", {}, t("web.turn.yours")) : t("web.turn.of", { name: nameOf(table, hand.to_act) })));
     if (table.timer) info.push(timerBar(table, now));
   } else if (!hand || hand.over) {
-    info.push(h("p", { class: "turn" }, t("hand.waiting_deal")));
+    info.push(h("p", { class: "turn" }, t("web.hand.waiting_deal")));
   }
   parts.push(h("div", { class: "me-info" }, info));
   return parts;
@@ -208,8 +208,8 @@ function pendingView(you) {
   const refused = request.status === "refused";
   return h("section", { class: "panel" },
     h("h2", {}, you.name || ""),
-    h("p", { role: "status" }, refused ? t("join.refused") : t("join.waiting")),
-    refused ? h("p", {}, h("a", { href: `/table/${encodeURIComponent(app.tableId)}` }, t("join.watch"))) : null);
+    h("p", { role: "status" }, refused ? t("web.join.refused") : t("web.join.waiting")),
+    refused ? h("p", {}, h("a", { href: `/table/${encodeURIComponent(app.tableId)}` }, t("web.join.watch"))) : null);
 }
 
 // --- actions -----------------------------------------------------------------------------------
@@ -252,7 +252,7 @@ function renderActions(force) {
     const you = app.state?.you;
     const canStep = app.state && app.state.table.status === "playing" && you && !you.away && you.seat;
     panel.replaceChildren(canStep ? h("p", { class: "quiet" },
-      h("button", { type: "button", class: "small", onclick: () => app.link.send({ type: "away" }) }, t("act.step_away"))) : "");
+      h("button", { type: "button", class: "small", onclick: () => app.link.send({ type: "away" }) }, t("web.act.step_away"))) : "");
     panel.classList.remove("live");
     return;
   }
@@ -275,9 +275,10 @@ function renderActions(force) {
     const allIn = legal.call >= (seat.stack ?? Infinity);
     buttons.push(h("button", { type: "button", class: "act call", "data-act": "call", disabled,
                                "aria-keyshortcuts": "C", onclick: () => act("call") },
-      t(allIn ? "act.call_all_in" : "act.call", { n: legal.call })));
+      t(allIn ? "act.call_all_in" : "act.call", { amount: legal.call })));
   }
-  const parts = [h("div", { class: "act-row" }, buttons)];
+  const row = h("div", { class: "act-row" }, buttons);
+  const parts = [row];
   if (legal.raise) {
     const sizes = quickSizes(legal, table, you);
     if (newTurn || app.amount === null || app.amount < sizes.min || app.amount > sizes.max) app.amount = sizes.min;
@@ -285,16 +286,16 @@ function renderActions(force) {
     const raiseButton = h("button", { type: "button", class: "act raise", "data-act": "raise", disabled,
                                       "aria-keyshortcuts": "R", onclick: () => act("raise", app.amount) });
     const label = () => {
-      raiseButton.textContent = app.amount === sizes.max ? t("act.all_in", { n: app.amount })
-        : t(isBet ? "act.bet" : "act.raise", { n: app.amount });
+      raiseButton.textContent = app.amount === sizes.max ? t("act.size_all_in", { amount: app.amount })
+        : `${t(isBet ? "act.bet_to" : "act.raise_to")} ${app.amount}`;
     };
     label();
-    buttons.push(raiseButton);
+    row.append(raiseButton);
     if (sizes.max > sizes.min) {
       const slider = h("input", { type: "range", id: "amount-range", min: sizes.min, max: sizes.max, step: 1,
-                                  value: app.amount, "aria-label": t("act.amount"), disabled });
+                                  value: app.amount, "aria-label": t("web.act.amount"), disabled });
       const number = h("input", { type: "number", id: "amount", inputmode: "numeric", min: sizes.min,
-                                  max: sizes.max, step: 1, value: app.amount, "aria-label": t("act.amount"),
+                                  max: sizes.max, step: 1, value: app.amount, "aria-label": t("web.act.amount"),
                                   disabled, "aria-describedby": "amount-help" });
       const help = h("p", { id: "amount-help", class: "amount-help", "aria-live": "polite" });
       const set = (value, from) => {
@@ -313,9 +314,9 @@ function renderActions(force) {
         if (event.key === "Enter") {
           event.preventDefault();
           const value = Number(number.value);
-          const problem = !Number.isInteger(value) || number.value.trim() === "" ? t("act.amount_nan")
-            : value < sizes.min ? t("act.amount_low", { n: value, min: sizes.min })
-              : value > sizes.max ? t("act.amount_high", { n: value, max: sizes.max }) : null;
+          const problem = !Number.isInteger(value) || number.value.trim() === "" ? t("input.not_a_number", { text: number.value })
+            : value < sizes.min ? t("input.below_min", { amount: value, min: sizes.min })
+              : value > sizes.max ? t("input.above_stack", { amount: value, max: sizes.max }) : null;
           if (problem) {
             help.textContent = problem;
             return;
@@ -327,11 +328,12 @@ function renderActions(force) {
       number.addEventListener("blur", () => {
         if (Number(number.value) !== app.amount) number.value = String(app.amount);
       });
-      const quick = [["min", "act.min", "M"], ["half", "act.half_pot", "H"], ["pot", "act.pot", "P"], ["max", "act.max", "A"]]
+      const quick = [["min", "act.size_min", "M"], ["half", "act.size_half_pot", "H"], ["pot", "act.size_pot", "P"],
+                     ["max", "act.size_all_in", "A"]]
         .map(([which, keyName, shortcut]) => h("button", {
           type: "button", class: "quick", "data-size": which, disabled, "aria-keyshortcuts": shortcut,
           onclick: () => set(sizes[which], null),
-        }, t(keyName), h("span", { class: "quick-n" }, ` ${sizes[which]}`)));
+        }, t(keyName, { amount: sizes[which] })));
       parts.push(h("div", { class: "sizer" },
         h("div", { class: "quick-row" }, quick),
         h("div", { class: "amount-row" }, slider, number),
@@ -350,11 +352,11 @@ function renderActions(force) {
   if (refusals.length) {
     parts.push(h("ul", { class: "refusals" }, refusals.map(([kind, text]) => h("li", {}, refusalText(kind, text)))));
   }
-  if (app.pending) parts.push(h("p", { class: "quiet" }, t("act.sent")));
+  if (app.pending) parts.push(h("p", { class: "quiet" }, t("web.act.sent")));
   panel.replaceChildren(...parts);
   if (newTurn && !app.pending) {
-    announce(t("announce.turn", {
-      options: legal.check ? t("announce.options_check") : t("announce.options_call", { n: legal.call }),
+    announce(t("web.announce.turn", {
+      options: legal.check ? t("web.announce.options_check") : t("web.announce.options_call", { n: legal.call }),
     }), { urgent: true });
     if (window.matchMedia("(hover: hover)").matches) panel.querySelector("button.act")?.focus();
     if (navigator.vibrate) navigator.vibrate(80);
@@ -367,7 +369,7 @@ function act(action, to) {
   const msg = { type: "act", id: newId("a"), hand: legal.hand, turn: legal.turn, action };
   if (action === "raise") msg.to = to;
   if (!app.link.sendRaw(msg)) {
-    toast(t("net.offline"), { urgent: true });
+    toast(t("web.net.offline"), { urgent: true });
     return;
   }
   app.pending = { id: msg.id, msg, acked: false };
@@ -400,7 +402,7 @@ function speak(table, you) {
   if (hand.number !== app.heard.hand) {
     app.heard = { hand: hand.number, log: 0 };
     const cards = you.hole && you.hole.length ? cardsText(you.hole) : "";
-    announce(cards ? t("announce.new_hand", { n: hand.number, cards }) : t("announce.new_hand_public", { n: hand.number }));
+    announce(cards ? t("web.announce.new_hand", { n: hand.number, cards }) : t("web.announce.new_hand_public", { n: hand.number }));
     app.heard.log = hand.log.filter((e) => e.kind === "blind" || e.kind === "ante").length;
   }
   const fresh = hand.log.slice(app.heard.log);

@@ -66,8 +66,8 @@ export function chipsChart(data) {
   const y = (c) => pad.top + (1 - c / top) * (height - pad.top - pad.bottom);
   const svg = s("svg", { viewBox: `0 0 ${width} ${height}`, class: "chart", role: "img",
                          "aria-labelledby": "chart-title chart-desc" },
-    s("title", { id: "chart-title" }, t("over.chart")),
-    s("desc", { id: "chart-desc" }, t("over.chart_desc")));
+    s("title", { id: "chart-title" }, t("web.over.chart")),
+    s("desc", { id: "chart-desc" }, t("web.over.chart_desc")));
   // Axes with a few round ticks.
   const axis = s("g", { class: "axis" });
   const step = niceStep(top);
@@ -79,7 +79,7 @@ export function chipsChart(data) {
   for (let n = 0; n <= lastHand; n += handStep) {
     axis.append(s("text", { x: x(n), y: height - pad.bottom + 16, "text-anchor": "middle" }, n));
   }
-  axis.append(s("text", { x: (pad.left + width - pad.right) / 2, y: height - 4, "text-anchor": "middle" }, t("over.hand")));
+  axis.append(s("text", { x: (pad.left + width - pad.right) / 2, y: height - 4, "text-anchor": "middle" }, t("web.over.hand")));
   svg.append(axis);
   const labels = [];
   seats.forEach((seat, i) => {
@@ -119,9 +119,9 @@ function niceStep(span) {
 /** The same numbers as a table (for screen readers and for reading exact values). */
 function chipsTable(data) {
   const seats = Object.keys(data.players || {}).sort((a, b) => Number(a) - Number(b));
-  return h("details", { class: "box" }, h("summary", {}, t("over.chart_table")),
+  return h("details", { class: "box" }, h("summary", {}, t("web.over.chart_table")),
     h("div", { class: "scroll" }, h("table", {},
-      h("thead", {}, h("tr", {}, h("th", { scope: "col" }, t("over.hand")), seats.map((seat) => h("th", { scope: "col" }, data.players[seat])))),
+      h("thead", {}, h("tr", {}, h("th", { scope: "col" }, t("web.over.hand")), seats.map((seat) => h("th", { scope: "col" }, data.players[seat])))),
       h("tbody", {}, (data.hands || []).map((hand) => h("tr", {},
         h("th", { scope: "row" }, hand.hand),
         seats.map((seat) => h("td", { class: "num" }, (hand.eliminated || []).map(String).includes(seat) ? "0 ✕" : hand.stacks[seat] ?? ""))))))));
@@ -146,7 +146,7 @@ async function download(tableId, token, seat, status) {
     link.click();
     link.remove();
   } catch (error) {
-    status.textContent = t("over.download_failed", { reason: error.message });
+    status.textContent = t("web.over.download_failed", { reason: error.message });
   }
 }
 
@@ -156,20 +156,20 @@ export function resultsView(table, { seat = null, token = null, tableId }) {
   const names = outcome.names.join(", ");
   const chart = h("figure", { class: "chart-box" }, h("p", { class: "quiet" }, "…"));
   fetch(`/api/tables/${encodeURIComponent(tableId)}/chips`).then((r) => r.json()).then((data) => {
-    chart.replaceChildren(chipsChart(data), h("figcaption", {}, t("over.chart_desc")),
+    chart.replaceChildren(chipsChart(data), h("figcaption", {}, t("web.over.chart_desc")),
       ...(table.eliminations.length ? [h("ul", { class: "eliminations" }, table.eliminations.map((e) =>
-        h("li", {}, `${ordinal(e.place)} ${t("over.eliminated", { name: e.name, n: e.hand })}`)))] : []));
+        h("li", {}, `${ordinal(e.place)} ${t("web.over.eliminated", { name: e.name, n: e.hand })}`)))] : []));
     chart.after(chipsTable(data));
   }).catch(() => chart.replaceChildren());
   const status = h("p", { class: "warn", role: "status" });
   return h("section", { class: "results panel", "aria-labelledby": "results-title" },
-    h("h2", { id: "results-title" }, t("over.title")),
-    h("p", { class: "winner" }, "🏆 ", t(outcome.winners.length > 1 ? "over.cowinners" : "over.winner", { names })),
-    outcome.end ? h("p", {}, t(`over.end.${outcome.end}`)) : null,
+    h("h2", { id: "results-title" }, t("series.over_title")),
+    h("p", { class: "winner" }, outcome.winners.length > 1 ? t("series.co_winners", { names }) : t("series.winner", { name: names })),
+    outcome.end ? h("p", {}, t(`series.end_${outcome.end}`, { hands: outcome.hands })) : null,
     standingsView(table, 0),
-    h("h3", {}, t("over.chart")),
+    h("h3", {}, t("web.over.chart")),
     chart,
-    token ? h("p", {}, h("button", { type: "button", id: "download", onclick: () => download(tableId, token, seat, status) }, t("over.download"))) : null,
+    token ? h("p", {}, h("button", { type: "button", id: "download", onclick: () => download(tableId, token, seat, status) }, t("web.over.download"))) : null,
     status,
-    h("p", {}, h("a", { href: "/" }, t("over.new_table"))));
+    h("p", {}, h("a", { href: "/" }, t("web.over.new_table"))));
 }

@@ -32,7 +32,7 @@ async function main() {
     for (const el of document.querySelectorAll("[data-stop]")) el.textContent = stopText(app.state.table, now);
     const next = $("#next-hand");
     if (next && app.state.table.next_hand_at) {
-      next.textContent = t("hand.next_in", { s: Math.max(0, Math.ceil((app.state.table.next_hand_at - now) / 1000)) });
+      next.textContent = t("web.hand.next_in", { s: Math.max(0, Math.ceil((app.state.table.next_hand_at - now) / 1000)) });
     }
   }, 250);
 }
@@ -62,7 +62,7 @@ function render() {
   const state = app.state;
   if (!state) return;
   const table = state.table;
-  document.title = t("screen.title", { table: table.name });
+  document.title = t("web.screen.title", { table: table.name });
   $("#title").textContent = table.name;
   const main = $("#main");
   if (table.status === "over") {
@@ -76,32 +76,32 @@ function render() {
   const now = app.link.now();
   const hand = table.hand;
   const info = [];
-  if (hand) info.push(t("hand.number", { n: hand.number }));
-  info.push(t("hand.blinds", { sb: table.settings.small_blind, bb: table.settings.big_blind }));
-  if (hand && !hand.over) info.push(t(`street.${hand.street}`));
+  if (hand) info.push(t("web.hand.number", { n: hand.number }));
+  info.push(t("web.hand.blinds", { sb: table.settings.small_blind, bb: table.settings.big_blind }));
+  if (hand && !hand.over) info.push(t(`web.street.${hand.street}`));
   const banner = [];
   if (table.status === "lobby") {
     banner.push(h("div", { class: "invite" },
       qrImage(app.tableId, { size: 220 }),
-      h("p", { class: "big" }, t("screen.waiting")),
+      h("p", { class: "big" }, t("web.screen.waiting")),
       h("p", { class: "join-url" }, `${location.origin}/join/${app.tableId}`)));
   }
-  if (table.paused) banner.push(h("p", { class: "warn" }, t(table.pause_pending ? "hand.pause_pending" : "hand.paused")));
+  if (table.paused) banner.push(h("p", { class: "warn" }, t(table.pause_pending ? "web.hand.pause_pending" : "web.hand.paused")));
   const stop = stopText(table, now);
   if (stop) banner.push(h("p", { class: table.stop.last_hand ? "warn" : "", "data-stop": "1" }, stop));
-  if (table.next_hand_at) banner.push(h("p", { id: "next-hand" }, t("hand.next_in", { s: Math.max(0, Math.ceil((table.next_hand_at - now) / 1000)) })));
+  if (table.next_hand_at) banner.push(h("p", { id: "next-hand" }, t("web.hand.next_in", { s: Math.max(0, Math.ceil((table.next_hand_at - now) / 1000)) })));
   const last = lastEvent(table);
-  const turn = hand && !hand.over && hand.to_act !== null ? t("turn.of", { name: nameOf(table, hand.to_act) }) : "";
+  const turn = hand && !hand.over && hand.to_act !== null ? t("web.turn.of", { name: nameOf(table, hand.to_act) }) : "";
   const showdown = showdownView(table);
   main.replaceChildren(h("div", { class: "screen" },
     h("p", { class: "hand-info" }, info.join(" · ")),
     h("div", { class: "banner" }, banner),
-    h("section", { class: "table-area oval", "aria-label": t("tabs.table") },
+    h("section", { class: "table-area oval", "aria-label": t("web.tabs.table") },
       seatList(table, { empty: false, now }),
       h("div", { class: "middle" },
         boardView(table, { size: "large" }),
         potsView(table),
-        h("p", { class: "last-action", "aria-label": t("screen.last_action") }, last),
+        h("p", { class: "last-action", "aria-label": t("web.screen.last_action") }, last),
         turn ? h("p", { class: "turn" }, turn) : null)),
     h("div", { class: "screen-side" },
       showdown,
@@ -114,7 +114,7 @@ function speak(table) {
   if (!hand) return;
   if (hand.number !== app.heard.hand) {
     app.heard = { hand: hand.number, log: 0 };
-    announce(t("announce.new_hand_public", { n: hand.number }));
+    announce(t("web.announce.new_hand_public", { n: hand.number }));
   }
   const fresh = hand.log.slice(app.heard.log);
   app.heard.log = hand.log.length;

@@ -36,14 +36,14 @@ const SUIT_SYMBOL = { s: "♠", h: "♥", d: "♦", c: "♣" };
 
 /** The spoken name of a card: "Ace of spades". */
 export function cardName(code) {
-  if (!code) return t("card.unknown");
-  return t("card.name", { rank: t(`rank.${code[0]}`), suit: t(`suit.${code[1]}`) });
+  if (!code) return t("web.card.unknown");
+  return t("web.card.name", { rank: t(`web.rank.${code[0]}`), suit: t(`web.suit.${code[1]}`) });
 }
 
 /** A card face: rank and suit symbol (colour is a second cue, never the only one). */
 export function card(code, { size = "" } = {}) {
   if (!code) {
-    return h("span", { class: `card back ${size}`, role: "img", "aria-label": t("card.unknown") });
+    return h("span", { class: `card back ${size}`, role: "img", "aria-label": t("web.card.unknown") });
   }
   const rank = code[0] === "T" ? "10" : code[0];
   const suit = code[1];
@@ -64,17 +64,24 @@ export function cardsShort(codes) {
 
 // --- names and numbers -------------------------------------------------------------------------
 
+/** A bot's level in words ("bot: calling station"); always says that it is a bot. */
+export function botLabel(kind) {
+  const key = `bot.level.${kind}`;
+  const name = t(key);
+  return t("web.seat.bot_kind", { kind: name === key ? kind : name });
+}
+
 export function seatOf(table, number) {
   return table.seats.find((s) => s.seat === number) || { seat: number, occupied: false };
 }
 
 export function nameOf(table, number) {
   const seat = seatOf(table, number);
-  return seat.name || t("seat.number", { n: number });
+  return seat.name || t("web.seat.number", { n: number });
 }
 
 export function potName(index) {
-  return index === 0 ? t("pot.main") : t("pot.side", { i: index });
+  return index === 0 ? t("pot.main") : t("pot.side", { number: index });
 }
 
 export function potLabel(index, amount) {
@@ -95,32 +102,38 @@ export function clock(seconds) {
 /** The short words that describe a seat's situation (each visible as text). */
 function seatFlags(table, seat, { you }) {
   const flags = [];
-  if (seat.bot) flags.push(h("span", { class: "tag bot" }, t("seat.bot_kind", { kind: seat.bot })));
-  if (seat.seat === you) flags.push(h("span", { class: "tag you" }, t("seat.you")));
-  if (seat.host) flags.push(h("span", { class: "tag" }, t("seat.host")));
-  if (seat.button) flags.push(h("span", { class: "tag marker", title: t("seat.button") },
-                                h("abbr", { title: t("seat.button") }, "D")));
-  if (seat.small_blind) flags.push(h("span", { class: "tag marker", title: t("seat.sb") },
-                                     h("abbr", { title: t("seat.sb") }, "SB")));
-  if (seat.big_blind) flags.push(h("span", { class: "tag marker", title: t("seat.bb") },
-                                   h("abbr", { title: t("seat.bb") }, "BB")));
+  if (seat.bot) flags.push(h("span", { class: "tag bot" }, botLabel(seat.bot)));
+  if (seat.seat === you) flags.push(h("span", { class: "tag you" }, t("web.seat.you")));
+  if (seat.host) flags.push(h("span", { class: "tag" }, t("web.seat.host")));
+  if (seat.button) flags.push(h("span", { class: "tag marker", title: t("web.seat.button") },
+                                h("abbr", { title: t("web.seat.button") }, "D")));
+  if (seat.small_blind) flags.push(h("span", { class: "tag marker", title: t("web.seat.sb") },
+                                     h("abbr", { title: t("web.seat.sb") }, "SB")));
+  if (seat.big_blind) flags.push(h("span", { class: "tag marker", title: t("web.seat.bb") },
+                                   h("abbr", { title: t("web.seat.bb") }, "BB")));
   return flags;
 }
 
 function seatStatus(table, seat) {
   const words = [];
-  if (seat.out) words.push(t("seat.out", { place: ordinal(seat.place) }));
-  else if (seat.removed) words.push(t("seat.removed"));
-  if (!seat.out && seat.away && !seat.removed) words.push(t("seat.away"));
-  if (!seat.bot && !seat.connected && !seat.removed && !seat.out) words.push(t("seat.offline"));
-  if (seat.folded) words.push(t("seat.folded"));
-  else if (seat.all_in) words.push(t("seat.all_in"));
-  if (seat.mucked) words.push(t("seat.mucked"));
+  if (seat.out) words.push(t("web.seat.out", { place: ordinal(seat.place) }));
+  else if (seat.removed) words.push(t("web.seat.removed"));
+  if (!seat.out && seat.away && !seat.removed) words.push(t("web.seat.away"));
+  if (!seat.bot && !seat.connected && !seat.removed && !seat.out) words.push(t("web.seat.offline"));
+  if (seat.folded) words.push(t("web.seat.folded"));
+  else if (seat.all_in) words.push(t("web.seat.all_in"));
+  if (seat.mucked) words.push(t("web.seat.mucked"));
   return words;
 }
 
+/** A place in the reader's language: "1st", "1.º" (pt-PT), "1º" (pt-BR). */
 export function ordinal(place) {
-  return place ? `${place}º` : "";
+  if (!place) return "";
+  if (lang() === "pt-PT") return `${place}.º`;
+  if (lang() === "pt-BR") return `${place}º`;
+  const tens = place % 100;
+  const suffix = tens >= 11 && tens <= 13 ? "th" : { 1: "st", 2: "nd", 3: "rd" }[place % 10] || "th";
+  return `${place}${suffix}`;
 }
 
 /** What a seat did last this hand, as words ("raises to 6"). */
@@ -133,7 +146,7 @@ export function lastActionText(table, seat) {
 /** Where seat *index* of *count* sits around an ellipse, starting at the bottom centre. */
 function ovalPosition(index, count) {
   const angle = Math.PI / 2 + (2 * Math.PI * index) / count;
-  return { "--x": `${50 + 44 * Math.cos(angle)}%`, "--y": `${50 + 40 * Math.sin(angle)}%` };
+  return { "--x": `${50 + 39 * Math.cos(angle)}%`, "--y": `${50 + 41 * Math.sin(angle)}%` };
 }
 
 /**
@@ -153,8 +166,8 @@ export function seatList(table, { you = null, skipYou = false, empty = false, no
     const style = ovalPosition(you ? (index + 1) % count : index, count);
     if (!seat.occupied) {
       items.push(h("li", { class: "seat empty", style },
-        h("span", { class: "seat-name" }, t("seat.number", { n: seat.seat })),
-        h("span", { class: "seat-status" }, t("seat.empty"))));
+        h("span", { class: "seat-name" }, t("web.seat.number", { n: seat.seat })),
+        h("span", { class: "seat-status" }, t("web.seat.empty"))));
       return;
     }
     const acting = seat.seat === toAct;
@@ -162,7 +175,7 @@ export function seatList(table, { you = null, skipYou = false, empty = false, no
     const classes = ["seat", acting && "to-act", seat.folded && "folded", seat.out && "out",
                      seat.seat === you && "me", (seat.away || !seat.connected) && "absent"];
     const shown = seat.shown ? h("span", { class: "seat-cards" }, seat.shown.map((c) => card(c, { size: "small" })))
-      : seat.has_cards ? h("span", { class: "seat-cards", "aria-label": t("seat.cards"), role: "img" },
+      : seat.has_cards ? h("span", { class: "seat-cards", "aria-label": t("web.seat.cards"), role: "img" },
                            card(null, { size: "tiny" }), card(null, { size: "tiny" }))
         : null;
     const last = lastActionText(table, seat);
@@ -173,15 +186,15 @@ export function seatList(table, { you = null, skipYou = false, empty = false, no
         h("span", { class: "seat-no" }, `#${seat.seat}`)),
       h("div", { class: "seat-flags" }, seatFlags(table, seat, { you })),
       h("div", { class: "seat-line" },
-        h("span", { class: "seat-stack" }, t("seat.stack", { n: seat.stack ?? 0 })),
-        seat.bet ? h("span", { class: "seat-bet" }, t("seat.bet", { n: seat.bet })) : null),
+        h("span", { class: "seat-stack" }, t("web.seat.stack", { n: seat.stack ?? 0 })),
+        seat.bet ? h("span", { class: "seat-bet" }, t("web.seat.bet", { n: seat.bet })) : null),
       shown,
       status.length ? h("div", { class: "seat-status" }, status.join(" · ")) : null,
-      acting ? h("div", { class: "seat-status acting" }, t("seat.to_act")) : null,
+      acting ? h("div", { class: "seat-status acting" }, t("web.seat.to_act")) : null,
       !acting && last && !seat.folded ? h("div", { class: "seat-last" }, last) : null,
       acting && table.timer && table.timer.seat === seat.seat ? timerBar(table, now) : null));
   });
-  return h("ul", { class: "seats", "aria-label": t("host.seats") }, items);
+  return h("ul", { class: "seats", "aria-label": t("web.host.seats") }, items);
 }
 
 // --- timer -------------------------------------------------------------------------------------
@@ -202,16 +215,16 @@ export function timerBar(table, now) {
   if (!info) return null;
   const name = nameOf(table, timer.seat);
   return h("div", { class: `timer phase-${info.phase}`, "data-timer": "1", role: "timer",
-                    "aria-label": t("turn.timer_label", { name }) },
+                    "aria-label": t("web.turn.timer_label", { name }) },
     h("span", { class: "timer-bar", "aria-hidden": "true" },
       h("span", { class: "timer-fill", style: { width: `${Math.round(info.fraction * 100)}%` } })),
     h("span", { class: "timer-text" }, timerWords(info)));
 }
 
 function timerWords(info) {
-  const extra = info.phase === "bank" ? ` (${t("turn.bank")})`
-    : info.phase === "grace" ? ` (${t("turn.grace")})` : "";
-  return t("turn.seconds", { s: info.seconds }) + extra;
+  const extra = info.phase === "bank" ? ` (${t("web.turn.bank")})`
+    : info.phase === "grace" ? ` (${t("web.turn.grace")})` : "";
+  return t("web.turn.seconds", { s: info.seconds }) + extra;
 }
 
 /** Refresh every timer on the page without re-rendering the rest (called a few times a second). */
@@ -237,14 +250,14 @@ export function boardView(table, { size = "" } = {}) {
     slots.push(board[i] ? card(board[i], { size }) : h("span", { class: `card slot ${size}`, "aria-hidden": "true" }));
   }
   return h("div", { class: "board", role: "group",
-                    "aria-label": board.length ? `${t("hand.board")}: ${cardsText(board)}` : t("hand.no_board") },
+                    "aria-label": board.length ? `${t("web.hand.board")}: ${cardsText(board)}` : t("web.hand.no_board") },
     slots);
 }
 
 export function potsView(table) {
   const hand = table.hand;
   if (!hand) return h("div", { class: "pots" });
-  const parts = [h("div", { class: "pot-total" }, t("hand.pot", { n: hand.pot_total }))];
+  const parts = [h("div", { class: "pot-total" }, t("web.hand.pot", { n: hand.pot_total }))];
   if (hand.pots.length > 1 || (hand.over && hand.pots.length)) {
     parts.push(h("ul", { class: "pot-list" }, hand.pots.map((pot, i) => {
       const winners = pot.winners
@@ -260,40 +273,40 @@ export function potsView(table) {
 /** An action (a log entry or a seat's last action) in words. */
 export function actionText(table, entry) {
   const name = nameOf(table, entry.seat);
-  let text;
+  const allIn = entry.all_in ? "_all_in" : "";
   switch (entry.action) {
-    case "fold": text = t("log.fold", { name }); break;
-    case "check": text = t("log.check", { name }); break;
-    case "call": text = t("log.call", { name, n: entry.chips }); break;
-    default: text = t(entry.bet ? "log.bet" : "log.raise", { name, to: entry.to });
+    case "fold": return t("log.folds", { name });
+    case "check": return t("log.checks", { name });
+    case "call": return t(`log.calls${allIn}`, { name, amount: entry.chips });
+    default: return t(`log.${entry.bet ? "bets" : "raises"}${allIn}`, { name, amount: entry.to });
   }
-  return entry.all_in ? `${text} ${t("log.all_in")}` : text;
 }
 
 /** One log entry in words, or null for entries not worth a line. */
 export function logLine(table, entry) {
   switch (entry.kind) {
     case "action": return actionText(table, entry);
-    case "blind": return t("log.blind", { name: nameOf(table, entry.seat), n: entry.amount });
-    case "ante": return t("log.ante", { name: nameOf(table, entry.seat), n: entry.amount });
-    case "board": return t("log.board", { street: t(`street.${entry.street}`), cards: cardsShort(entry.cards) });
-    case "show": return t("log.show", { name: nameOf(table, entry.seat), cards: cardsShort(entry.cards) });
-    case "muck": return t("log.muck", { name: nameOf(table, entry.seat) });
-    case "returned": return t("log.returned", { name: nameOf(table, entry.seat), n: entry.amount });
+    case "blind": return t(seatOf(table, entry.seat).small_blind && !seatOf(table, entry.seat).big_blind
+      ? "log.posts_small_blind" : "log.posts_big_blind", { name: nameOf(table, entry.seat), amount: entry.amount });
+    case "ante": return t("log.posts_ante", { name: nameOf(table, entry.seat), amount: entry.amount });
+    case "board": return t("web.log.board", { street: t(`web.street.${entry.street}`), cards: cardsShort(entry.cards) });
+    case "show": return `${t("log.shows", { name: nameOf(table, entry.seat) })} ${cardsShort(entry.cards)}`;
+    case "muck": return t("log.mucks", { name: nameOf(table, entry.seat) });
+    case "returned": return t("log.returned", { name: nameOf(table, entry.seat), amount: entry.amount });
     case "pot": return t("log.pot", {
       pot: potName(entry.index),
-      n: entry.amount,
-      winners: entry.winners.map((w, k) => t("log.pot_share", { name: nameOf(table, w), n: entry.shares[k] })).join(", "),
+      amount: entry.amount,
+      shares: entry.winners.map((w, k) => `${nameOf(table, w)} ${entry.shares[k]}`).join(", "),
     });
-    case "end": return t("log.end");
+    case "end": return t("web.log.end");
     default: return null;
   }
 }
 
 /** Spoken text for a log entry (cards by name rather than symbols). */
 export function logSpeech(table, entry) {
-  if (entry.kind === "board") return t("announce.board", { street: t(`street.${entry.street}`), cards: cardsText(entry.cards) });
-  if (entry.kind === "show") return t("log.show", { name: nameOf(table, entry.seat), cards: cardsText(entry.cards) });
+  if (entry.kind === "board") return t("web.announce.board", { street: t(`web.street.${entry.street}`), cards: cardsText(entry.cards) });
+  if (entry.kind === "show") return `${t("log.shows", { name: nameOf(table, entry.seat) })} ${cardsText(entry.cards)}`;
   return logLine(table, entry);
 }
 
@@ -301,8 +314,8 @@ export function logView(table) {
   const hand = table.hand;
   const lines = hand ? hand.log.map((e) => logLine(table, e)).filter(Boolean) : [];
   return h("section", { class: "log", "aria-labelledby": "log-title" },
-    h("h2", { id: "log-title" }, hand ? `${t("log.title")} · ${t("hand.number", { n: hand.number })}` : t("log.title")),
-    lines.length ? h("ol", {}, lines.map((line) => h("li", {}, line))) : h("p", {}, t("log.empty")));
+    h("h2", { id: "log-title" }, hand ? `${t("web.log.title")} · ${t("web.hand.number", { n: hand.number })}` : t("web.log.title")),
+    lines.length ? h("ol", {}, lines.map((line) => h("li", {}, line))) : h("p", {}, t("web.log.empty")));
 }
 
 // --- showdown ----------------------------------------------------------------------------------
@@ -311,17 +324,17 @@ export function showdownView(table) {
   const hand = table.hand;
   if (!hand || !hand.over) return null;
   const rows = hand.showdown.map((show) => h("li", {},
-    show.mucked ? t("showdown.mucks", { name: nameOf(table, show.seat) })
+    show.mucked ? t("web.showdown.mucks", { name: nameOf(table, show.seat) })
       : h("span", {}, h("strong", {}, nameOf(table, show.seat)), " ",
           h("span", { class: "inline-cards" }, show.cards.map((c) => card(c, { size: "small" }))),
           " — ", show.hand_name || "")));
   const pots = hand.pots.map((pot, i) => h("li", {},
-    t("showdown.pot_won", {
+    t("web.showdown.pot_won", {
       pot: potLabel(i, pot.amount),
-      winners: (pot.winners || []).map((w, k) => t("showdown.wins", { name: nameOf(table, w), n: pot.shares[k] })).join(", "),
+      winners: (pot.winners || []).map((w, k) => t("web.showdown.wins", { name: nameOf(table, w), n: pot.shares[k] })).join(", "),
     })));
   return h("section", { class: "showdown", "aria-labelledby": "showdown-title" },
-    h("h2", { id: "showdown-title" }, hand.showdown.length ? t("showdown.title") : t("log.end")),
+    h("h2", { id: "showdown-title" }, hand.showdown.length ? t("web.showdown.title") : t("web.log.end")),
     rows.length ? h("ol", { class: "show-order" }, rows) : null,
     h("ul", { class: "pot-winners" }, pots));
 }
@@ -331,18 +344,18 @@ export function showdownView(table) {
 export function standingsView(table, now) {
   const rows = table.standings.map((row) => h("tr", { class: row.out_in_hand ? "out" : "" },
     h("td", {}, ordinal(row.place)),
-    h("th", { scope: "row" }, row.name, row.bot ? h("span", { class: "tag bot" }, t("seat.bot")) : null),
+    h("th", { scope: "row" }, row.name, row.bot ? h("span", { class: "tag bot" }, t("web.seat.bot")) : null),
     h("td", { class: "num" }, row.stack),
-    h("td", {}, row.out_in_hand ? t("standings.out", { n: row.out_in_hand }) : "")));
+    h("td", {}, row.out_in_hand ? t("standings.out_in_hand", { hand: row.out_in_hand }) : "")));
   const stop = stopText(table, now);
   return h("section", { class: "standings", "aria-labelledby": "standings-title" },
     h("h2", { id: "standings-title" }, t("standings.title")),
     stop ? h("p", { class: "stop", "data-stop": "1" }, stop) : null,
-    h("p", {}, t("standings.hands", { n: table.hands_played })),
+    h("p", {}, t("web.standings.hands", { n: table.hands_played })),
     rows.length ? h("table", {},
       h("thead", {}, h("tr", {},
         h("th", { scope: "col" }, t("standings.place")), h("th", { scope: "col" }, t("standings.name")),
-        h("th", { scope: "col" }, t("standings.chips")), h("th", { scope: "col" }, ""))),
+        h("th", { scope: "col" }, t("standings.stack")), h("th", { scope: "col" }, ""))),
       h("tbody", {}, rows)) : null);
 }
 
@@ -350,11 +363,11 @@ export function standingsView(table, now) {
 export function stopText(table, now) {
   const stop = table.stop;
   if (!stop) return "";
-  if (stop.last_hand) return t("hand.last_hand");
-  if (stop.requested && table.status === "playing") return t("host.ending");
+  if (stop.last_hand) return t("web.hand.last_hand");
+  if (stop.requested && table.status === "playing") return t("web.host.ending");
   if (stop.at && table.status !== "over") {
     const left = (Date.parse(stop.at) - now) / 1000;
-    return t("standings.stop_in", { t: clock(left) });
+    return t("web.standings.stop_in", { t: clock(left) });
   }
   return "";
 }
@@ -420,9 +433,9 @@ export function setupSettings(onLang) {
 export function showNet(status, detail) {
   const el = $("#net");
   if (!el) return;
-  const key = status === "gone" ? null : `net.${status}`;
-  let text = key ? t(key) : detail === "no_table" ? t("net.no_table")
-    : detail === "bad_token" ? t("net.bad_token") : t("net.gone", { reason: detail || "" });
+  const key = status === "gone" ? null : `web.net.${status}`;
+  let text = key ? t(key) : detail === "no_table" ? t("web.net.no_table")
+    : detail === "bad_token" ? t("web.net.bad_token") : t("web.net.gone", { reason: detail || "" });
   el.textContent = text;
   el.dataset.status = status;
   document.body.classList.toggle("is-offline", status !== "online");
@@ -436,23 +449,23 @@ export function showNet(status, detail) {
  */
 export function mountChrome({ skipTo = "main" } = {}) {
   const header = h("header", { class: "top" },
-    h("a", { class: "skip", href: `#${skipTo}`, "data-i18n": "nav.skip" }),
+    h("a", { class: "skip", href: `#${skipTo}`, "data-i18n": "web.nav.skip" }),
     h("a", { class: "brand", href: "/", "aria-label": "feltro" }, "feltro"),
     h("h1", { id: "title" }),
     h("p", { id: "net", role: "status", "data-status": "connecting" }),
     h("button", { id: "settings-button", type: "button", class: "icon", "aria-haspopup": "dialog" },
-      h("span", { "aria-hidden": "true" }, "⚙"), " ", h("span", { class: "label", "data-i18n": "prefs.open" })));
+      h("span", { "aria-hidden": "true" }, "⚙"), " ", h("span", { class: "label", "data-i18n": "web.prefs.open" })));
   const dialog = h("dialog", { id: "settings", "aria-labelledby": "settings-title" },
-    h("h2", { id: "settings-title", "data-i18n": "prefs.title" }),
-    h("p", {}, h("label", { for: "lang-select", "data-i18n": "lang.label" }), " ",
+    h("h2", { id: "settings-title", "data-i18n": "web.prefs.title" }),
+    h("p", {}, h("label", { for: "lang-select", "data-i18n": "web.lang.label" }), " ",
       h("select", { id: "lang-select" })),
     h("p", {}, h("input", { type: "checkbox", id: "pref-four-colour" }), " ",
-      h("label", { for: "pref-four-colour", "data-i18n": "prefs.four_colour" })),
+      h("label", { for: "pref-four-colour", "data-i18n": "web.prefs.four_colour" })),
     h("p", {}, h("input", { type: "checkbox", id: "pref-high-contrast" }), " ",
-      h("label", { for: "pref-high-contrast", "data-i18n": "prefs.contrast" })),
-    h("h3", { "data-i18n": "prefs.keys" }),
-    h("p", { "data-i18n": "act.keys" }),
-    h("p", {}, h("button", { type: "button", id: "settings-close", "data-i18n": "prefs.close" })));
+      h("label", { for: "pref-high-contrast", "data-i18n": "web.prefs.contrast" })),
+    h("h3", { "data-i18n": "web.prefs.keys" }),
+    h("p", { "data-i18n": "web.act.keys" }),
+    h("p", {}, h("button", { type: "button", id: "settings-close", "data-i18n": "web.prefs.close" })));
   const live = [h("div", { id: "announce", class: "sr-only", "aria-live": "polite", "aria-atomic": "true" }),
                 h("div", { id: "announce-urgent", class: "sr-only", "aria-live": "assertive", "aria-atomic": "true" })];
   document.body.prepend(header);
@@ -480,33 +493,32 @@ export function toast(text, { urgent = false } = {}) {
 // into the catalogue's sentence; an unknown shape is shown as the server wrote it.
 const REFUSAL_PATTERNS = {
   B3: [/call (\d+) more/, ["owed"]],
-  B7: [/has (\d+) in all, not more than the bet of (\d+)/, ["reach", "bet"]],
-  B8: [/all-in to (\d+) .*add up to (\d+), less than the last full increment of (\d+)/, ["bet", "since", "inc"]],
+  B7: [/has (\d+) in all, not more than the bet of (\d+)/, ["total", "bet"]],
+  B8: [/all-in to (\d+) /, ["bet"]],
   B10: [/capped/, []],
 };
 
-/** "the short all-in to 15 does not reopen the betting for you (…) — rule B8" */
-export function ruleReason(text) {
+/** "You can't raise: the short all-in to 15 does not reopen the betting (B8)." in the
+ *  reader's language, for *kind* "check" or "raise". */
+export function ruleReason(text, kind) {
   const match = /^([A-Z]\d+):\s*(.*)$/s.exec(text || "");
   if (!match) return text || "";
   const [, rule, rest] = match;
   const pattern = REFUSAL_PATTERNS[rule];
-  let words = rest;
   if (pattern) {
     const found = pattern[0].exec(rest);
     if (found) {
       const params = {};
       pattern[1].forEach((name, i) => { params[name] = found[i + 1]; });
-      words = t(`why.${rule}`, params);
+      return t(`refusal.${kind}.${rule}`, params);
     }
   }
-  return `${words} (${t("why.rule", { rule })})`;
+  return t("refusal.other", { rule, detail: rest });
 }
 
 /** "You can't raise: …" for a kind ("check", "raise") in `legal.refusals`. */
 export function refusalText(kind, text) {
-  const head = kind === "check" ? t("why.cant_check") : t("why.cant_raise");
-  return `${head}: ${ruleReason(text)}`;
+  return ruleReason(text, kind);
 }
 
 /** An `error` frame as a sentence in the reader's language. */
@@ -516,12 +528,12 @@ export function errorText(msg) {
   let text;
   if (msg.code === "illegal_check" || msg.code === "raise_closed") {
     const kind = msg.code === "illegal_check" ? "check" : "raise";
-    return msg.rule ? refusalText(kind, msg.reason) : t(`err.${msg.code}`);
+    return msg.rule ? refusalText(kind, msg.reason) : t(`web.err.${msg.code}`);
   }
-  if (known.includes(msg.code)) text = t(`err.${msg.code}`);
-  else if (msg.code === "not_now") text = t("err.not_now", { reason: msg.reason });
-  else text = t("err.other", { reason: msg.reason });
-  if (msg.rule) text += ` (${t("why.rule", { rule: msg.rule })})`;
+  if (known.includes(msg.code)) text = t(`web.err.${msg.code}`);
+  else if (msg.code === "not_now") text = t("web.err.not_now", { reason: msg.reason });
+  else text = t("web.err.other", { reason: msg.reason });
+  if (msg.rule) text += ` (${msg.rule})`;
   // The server's own words carry the numbers; they are English, so only English readers get them.
   if ((msg.code === "illegal_amount" || msg.code === "illegal_action") && lang() === "en") {
     text += ` ${msg.reason}`;
@@ -532,7 +544,7 @@ export function errorText(msg) {
 /** The join link's QR code as an `<img>`. The SVG is fetched and given its namespace when it
  *  lacks one (an SVG without `xmlns` shows inline but not as an image). */
 export function qrImage(tableId, { size = 200 } = {}) {
-  const img = h("img", { class: "qr", alt: t("host.qr_alt"), width: size, height: size });
+  const img = h("img", { class: "qr", alt: t("web.host.qr_alt"), width: size, height: size });
   fetch(`/api/tables/${encodeURIComponent(tableId)}/qr.svg`).then((r) => r.text()).then((text) => {
     const fixed = /<svg[^>]*xmlns=/.test(text) ? text
       : text.replace("<svg", '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ' + svgSize(text) + '"');

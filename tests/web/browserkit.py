@@ -1,0 +1,227 @@
+"""Helpers of the browser tests: the real server in its own process, frames, screenshots.
+
+Everything listens on 127.0.0.1 only.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import re
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[2]
+SERVE = Path(__file__).with_name("serve.py")
+SHOTS = ROOT / "artifacts" / "screenshots"
+CHROMIUM = os.environ.get("FELTRO_CHROMIUM", "/usr/bin/chromium")
+CHROMIUM_FLAGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
+                  "--disable-component-update", "--disable-sync"]
+PHONE = {"viewport": {"width": 360, "height": 740}, "is_mobile": True, "has_touch": True,
+         "device_scale_factor": 2}
+LAPTOP = {"viewport": {"width": 1280, "height": 800}}
+
+try:
+    from playwright.sync_api import Browser, BrowserContext, Page, sync_playwright
+except ImportError:  # pragma: no cover - depends on the machine
+    sync_playwright = None  # type: ignore[assignment]
+
+
+def missing() -> str | None:
+    if sync_playwright is None:
+        return "playwright is not installed (pip install playwright)"
+    if not Path(CHROMIUM).exists():
+        return f"no Chromium at {CHROMIUM} (apt-get install chromium)"
+    return None
+
+
+# --- the server ----------------------------------------------------------------------------
+
+
+def free_port() -> int:
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
+        sock.bind(("127.0.0.1", 0))
+        port: int = sock.getsockname()[1]
+        return port
+
+
+@dataclass
+class Server:
+    """A feltro server process on 127.0.0.1 with its own data folder."""
+
+    data: Path
+    port: int = field(default_factory=free_port)
+    process: subprocess.Popen[bytes] | None = None
+    log: Path | None = None
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    def start(self) -> None:
+        self.log = self.data.parent / f"server-{self.port}-{time.monotonic_ns()}.log"
+        env = {**os.environ, "PYTHONUNBUFFERED": "1"}
+        with self.log.open("wb") as out:
+            self.process = subprocess.Popen(
+                [sys.executable, str(SERVE), str(self.port), str(self.data)],
+                stdout=out, stderr=subprocess.STDOUT, env=env, cwd=ROOT)
+        deadline = time.monotonic() + 20
+        while time.monotonic() < deadline:
+            if self.process.poll() is not None:
+                raise RuntimeError(f"server exited: {self.log.read_text()}")
+            with contextlib.suppress(OSError), urllib.request.urlopen(
+                    f"{self.url}/healthz", timeout=1) as response:
+                if response.status == 200:
+                    return
+            time.sleep(0.1)
+        raise RuntimeError("server did not start in 20 s")
+
+    def kill(self) -> None:
+        """``kill -9``: no goodbye, no flush beyond what the server committed."""
+        if self.process is not None and self.process.poll() is None:
+            self.process.send_signal(signal.SIGKILL)
+            self.process.wait(10)
+        self.process = None
+
+    def stop(self) -> None:
+        if self.process is not None and self.process.poll() is None:
+            self.process.terminate()
+            try:
+                self.process.wait(10)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait(10)
+        self.process = None
+
+    def api(self, method: str, path: str, body: dict[str, Any] | None = None) -> Any:
+        data = json.dumps(body).encode() if body is not None else None
+        request = urllib.request.Request(f"{self.url}{path}", data=data, method=method,
+                                         headers={"content-type": "application/json"})
+        with urllib.request.urlopen(request, timeout=10) as response:
+            return json.loads(response.read())
+
+    def create_table(self, **choices: Any) -> dict[str, Any]:
+        """A table with quick defaults for tests (the host's choices override them)."""
+        body = {"name": "Mesa", "seats": 4, "stack": 20, "action_seconds": None,
+                "between_hands_seconds": 0.6, "bot_seconds": 0.15, **choices}
+        result: dict[str, Any] = self.api("POST", "/api/tables", body)
+        return result
+
+
+CARD = re.compile(r"^[2-9TJQKA][cdhs]$")
+
+
+def cards_in(value: Any) -> set[str]:
+    """Every string in a JSON value that is a card ("As", "Td")."""
+    found: set[str] = set()
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, str):
+            if CARD.match(item):
+                found.add(item)
+        elif isinstance(item, dict):
+            stack.extend(item.values())
+        elif isinstance(item, list):
+            stack.extend(item)
+    return found
+
+
+@dataclass
+class Frames:
+    """Every websocket frame one page received, parsed."""
+
+    who: str
+    frames: list[dict[str, Any]] = field(default_factory=list)
+
+    def states(self) -> list[dict[str, Any]]:
+        return [f for f in self.frames if f.get("type") == "state"]
+
+
+def record_frames(page: Page, who: str) -> Frames:
+    """Record the frames *page* receives from now on (across reconnections)."""
+    frames = Frames(who)
+
+    def on_socket(ws: Any) -> None:
+        def on_frame(payload: str | bytes) -> None:
+            text = payload.decode() if isinstance(payload, bytes) else payload
+            with contextlib.suppress(ValueError):
+                frames.frames.append(json.loads(text))
+        ws.on("framereceived", on_frame)
+
+    page.on("websocket", on_socket)
+    return frames
+
+
+def check_secrecy(frames: Frames, *, may_hold_cards: bool) -> int:
+    """No frame holds a card its receiver may not see: every card in a ``state`` frame is on
+    the board, shown at the showdown (in that same frame), or the receiver's own hole card.
+    Returns the number of frames checked."""
+    for state in frames.states():
+        table, you = state["table"], state["you"]
+        hand = table.get("hand") or {}
+        allowed = set(hand.get("board") or [])
+        for seat in table["seats"]:
+            allowed |= set(seat.get("shown") or [])
+        own = set(you.get("hole") or [])
+        if not may_hold_cards:
+            assert not own, f"{frames.who} received hole cards {own}"
+        seen = cards_in(table) | cards_in(you)
+        leaked = seen - allowed - own
+        assert not leaked, (f"{frames.who} received hidden cards {sorted(leaked)} in hand "
+                            f"{hand.get('number')}")
+    return len(frames.states())
+
+
+def shot(page: Page, name: str) -> Path:
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    path = SHOTS / f"{name}.png"
+    page.screenshot(path=str(path), full_page=True)
+    return path
+
+
+def wait_until(check: Callable[[], bool], timeout: float = 20.0, step: float = 0.1,
+               what: str = "condition") -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if check():
+            return
+        time.sleep(step)
+    raise AssertionError(f"timed out waiting for {what}")
+
+
+def new_context(browser: Browser, *, phone: bool = True, lang: str = "en",
+                **extra: Any) -> BrowserContext:
+    options: dict[str, Any] = dict(PHONE if phone else LAPTOP)
+    options.update(extra)
+    context = browser.new_context(locale=lang, **options)
+    context.add_init_script(f"if (!localStorage.getItem('feltro.lang')) "
+                            f"localStorage.setItem('feltro.lang', {json.dumps(lang)})")
+    return context
+
+
+__all__ = [
+    "CHROMIUM",
+    "CHROMIUM_FLAGS",
+    "LAPTOP",
+    "PHONE",
+    "Frames",
+    "Server",
+    "cards_in",
+    "check_secrecy",
+    "missing",
+    "new_context",
+    "record_frames",
+    "shot",
+    "wait_until",
+]
