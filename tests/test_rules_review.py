@@ -14,14 +14,15 @@ from __future__ import annotations
 import pytest
 
 from feltro.actions import Call, Check, Fold, Raise
-from feltro.cards import Card, Deck
+from feltro.cards import Card, Deck, parse_cards
 from feltro.config import HandConfig, Structure
 from feltro.errors import IllegalActionError
-from feltro.evaluator import Category, evaluate
+from feltro.evaluator import Category, evaluate, nuts
 from feltro.events import BoardDealt, CardsMucked, CardsShown, Street
 from feltro.hand import Hand
 from feltro.history import loads, replay
 from feltro.history.replay import ReplayError
+from feltro.pots import split_pot
 
 # A board that pairs nothing below and makes no straight or flush with the pairs used here:
 # with it AA > KK > QQ > TT > 88 > 66 (pocket pairs, none on the board).
@@ -880,3 +881,51 @@ def test_trips_beat_two_pair_and_suits_never_break_ties__X7_P6() -> None:
     assert hand.result().stacks == (198, 202)
     # Same ranks, different suits: a tie (P6).
     assert evaluate("Ah Kh 9c 7d 3s") == evaluate("As Kd 9h 7c 3d")
+
+
+def test_board_straight_splits__X1_P3() -> None:
+    # X1: board A K Q J 10; 2-2 against 9-9: both play the board's straight: split.
+    hand = start(["2h2s", "9d9c"], [200, 200], board="Ac Kd Qh Js Tc")
+    play(hand, "c", "x")
+    check_down(hand)
+    assert hand.result().stacks == (200, 200)
+
+
+def test_odd_chip_in_chips_of_ten__X5_P7() -> None:
+    # X5: A B C D E clockwise, A on the button; C, D, E split 1000 in chips of 10: the odd
+    # chip of 10 goes to C, the first winner left of the button: 340 / 330 / 330.
+    assert split_pot(1000, [2, 3, 4], chip=10) == (340, 330, 330)
+
+
+def test_the_nuts_on_a_dry_board__X11() -> None:
+    # X11: board 2-3-7-8-Q, no three of a suit: the nuts is Q-Q in hand (trips).
+    value, holes = nuts("2c 3d 7h 8s Qc")
+    assert value.category is Category.THREE_OF_A_KIND
+    queen = parse_cards("Qs")[0].rank
+    assert holes
+    assert all(hole[0].rank == queen and hole[1].rank == queen for hole in holes)
+
+
+def test_folded_blind_excess_over_a_short_big_blind_goes_back__B7_D10() -> None:
+    # Heads-up, blinds 2/4: the big blind p0 has 1 chip (posts 1, all-in), the button posts
+    # 2 and folds (D10: it faced 4). Only 1 of its 2 was matched: the other is returned (B7);
+    # p0 wins 1 + 1 = 2 (P1: it contests only the level it covered).
+    hand = start([AA, KK], [1, 200], small_blind=2, big_blind=4)
+    assert bounds(hand) == (1, 2, 8, 200)
+    hand.apply("f")
+    result = hand.result()
+    assert result.returned == (0, 1)
+    assert result.stacks == (2, 199)
+
+
+def test_dead_small_blind_with_a_short_big_blind__D8_D10() -> None:
+    # Blinds (2, 0, 0, 0): p0 posts the big blind with its only chip. D10: p1, first to act,
+    # faces the full 2 and raises to at least 4; nobody posted a small blind.
+    config = HandConfig(stacks=(1, 200, 200, 200), blinds=(2, 0, 0, 0), big_blind=2)
+    hand = start_config(config, [AA, KK, QQ, TT])
+    assert hand.bets == (1, 0, 0, 0)
+    assert bounds(hand) == (1, 2, 4, 200)
+    play(hand, "c", "c", "c")
+    # The big blind is all-in: no option; after the flop p1 acts first (B2).
+    assert hand.street is Street.FLOP
+    assert hand.to_act == 1
