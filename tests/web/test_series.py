@@ -56,8 +56,19 @@ def test_whole_series_from_three_phones(chromium: Any, server: Server) -> None:
     shot(screen, "table-screen-1280x800")
     shot(host, "host-playing-1280x800")
 
-    play_until(phones, lambda: all(p.page.locator(".results").count() for p in phones), rng,
-               timeout=200, aggressive=0.5)
+    # A few quiet hands (calls and checks, the odd raise), then shoves until the end.
+    def hands_played() -> int:
+        states = phones[0].frames.states()
+        return int(states[-1]["table"]["hands_played"]) if states else 0
+
+    def over() -> bool:
+        return all(p.page.locator(".results").count() for p in phones)
+
+    play_until(phones, lambda: hands_played() >= 3 or over(), rng, timeout=120,
+               aggressive=0.03)
+    shot(phones[1].page, "phone-between-hands-360x740")
+    play_until(phones, over, rng, timeout=150, aggressive=0.5)
+    assert hands_played() >= 3
     for phone in phones:
         phone.page.wait_for_selector(".results svg.chart")
     screen.wait_for_selector(".results svg.chart")

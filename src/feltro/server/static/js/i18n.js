@@ -7,12 +7,28 @@ export const LANGUAGES = ["en", "pt-PT", "pt-BR"];
 const LANG_NAMES = { en: "English", "pt-PT": "Português (Portugal)", "pt-BR": "Português (Brasil)" };
 
 // Two layers, both per language: the shared catalogue of every feltro interface (the terminal
-// game's `src/feltro/i18n/*.toml`, keys such as "act.fold") and the web pages' own words
-// ("web.*"). The shared one comes from the server (`/api/i18n/<lang>`) or, on a server
-// without that route, from the copy generated into `/static/i18n/shared/` (a test keeps the
-// copy equal to the TOML files).
+// game's `src/feltro/i18n/*.toml`, keys such as "act.fold"), as JSON generated into
+// `/static/i18n/shared/` (tests/web/test_catalogues.py keeps it equal to the TOML files), and
+// the web pages' own words ("web.*", `/static/i18n/<lang>.json`).
 const layers = { web: {}, shared: {}, webEn: {}, sharedEn: {} };
 let current = "en";
+
+/** The language saved on this device, else the one asked in the URL (`?lang=`), else the
+ *  browser's, else English. */
+export function preferredLang() {
+  try {
+    const saved = localStorage.getItem("feltro.lang");
+    if (LANGUAGES.includes(saved)) return saved;
+  } catch { /* no storage */ }
+  const asked = new URLSearchParams(location.search).get("lang");
+  if (LANGUAGES.includes(asked)) return asked;
+  for (const tag of navigator.languages || [navigator.language || "en"]) {
+    if (/^pt-BR/i.test(tag)) return "pt-BR";
+    if (/^pt/i.test(tag)) return "pt-PT";
+    if (/^en/i.test(tag)) return "en";
+  }
+  return "en";
+}
 
 async function fetchJson(url) {
   const response = await fetch(url, { cache: "no-cache" });
@@ -20,16 +36,9 @@ async function fetchJson(url) {
   return response.json();
 }
 
-async function fetchShared(code) {
-  try {
-    return await fetchJson(`/api/i18n/${code}`);
-  } catch {
-    return fetchJson(`/static/i18n/shared/${code}.json`);
-  }
-}
-
 async function fetchBoth(code) {
-  const [web, shared] = await Promise.all([fetchJson(`/static/i18n/${code}.json`), fetchShared(code)]);
+  const [web, shared] = await Promise.all([fetchJson(`/static/i18n/${code}.json`),
+                                           fetchJson(`/static/i18n/shared/${code}.json`)]);
   return { web, shared };
 }
 
