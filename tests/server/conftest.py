@@ -14,3 +14,10 @@ def harness(tmp_path: Path) -> Iterator[Harness]:
     """A fresh server on a fake clock with its own data folder."""
     with harness_at(tmp_path / "data") as h:
         yield h
+
+
+@pytest.fixture
+def limited(tmp_path: Path) -> Iterator[Harness]:
+    """A server with the production rate limits (20 messages a second, bursts of 40)."""
+    with harness_at(tmp_path / "data", burst=40.0) as h:
+        yield h

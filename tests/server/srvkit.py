@@ -63,6 +63,9 @@ def harness_at(data_dir: Path, clock: FakeClock | None = None,
                **options: Any) -> Iterator[Harness]:
     """A running app on *data_dir*: ``with harness_at(path) as h: ...``."""
     clock = clock or FakeClock()
+    # The fake clock stands still, so per-connection rate limits would never refill during a
+    # long scripted game: tests get a huge burst unless they test the limits themselves.
+    options.setdefault("burst", 1_000_000.0)
     config = ServerConfig(data_dir=data_dir, clock=clock, tick_interval=0.005, **options)
     app = create_app(config)
     with TestClient(app) as client:
@@ -82,6 +85,7 @@ class Phone:
     table_id: str
     headers: dict[str, str]
     frames: list[Frame] = field(default_factory=list)
+    raw: list[str] = field(default_factory=list)
     state: Frame | None = None
     token: str | None = None
     closed: bool = False
@@ -116,6 +120,7 @@ class Phone:
         message = session.portal.call(get)
         if message["type"] == "websocket.close":
             raise ConnectionError(f"closed with code {message.get('code')}")
+        self.raw.append(message["text"])
         frame: Frame = json.loads(message["text"])
         SERVER_MESSAGE.validate_python(frame)
         self.frames.append(frame)

@@ -83,7 +83,7 @@ def test_parser_refuses_huge_payload_unparsed() -> None:
 
 
 def test_bad_frames_over_the_wire_change_nothing(harness: Harness) -> None:
-    created, host, players = seat_table(harness, ["Ana", "Bruno"])
+    created, _host, players = seat_table(harness, ["Ana", "Bruno"])
     table_id = created["table_id"]
     before = _table_snapshot(harness, table_id)
     ana = players[1]
@@ -113,7 +113,7 @@ def test_hello_first_and_only_once(harness: Harness) -> None:
 
 
 def test_wrong_tokens(harness: Harness) -> None:
-    created, host, players = seat_table(harness, ["Ana", "Bruno"], start=False)
+    created, _host, players = seat_table(harness, ["Ana", "Bruno"], start=False)
     table_id = created["table_id"]
     seat_token = players[1].token
     assert seat_token is not None
@@ -138,7 +138,7 @@ def test_unknown_table_is_refused(harness: Harness) -> None:
 
 
 def test_player_commands_from_the_wrong_people(harness: Harness) -> None:
-    created, host, players = seat_table(harness, ["Ana", "Bruno", "Carla"])
+    created, _host, players = seat_table(harness, ["Ana", "Bruno", "Carla"])
     table_id = created["table_id"]
     spectator = harness.phone(table_id)
     spectator.hello()
@@ -205,7 +205,7 @@ def test_out_of_turn_wrong_seat_stale_and_absurd_actions(harness: Harness) -> No
 
 
 def test_closed_raise_gives_the_rule(harness: Harness) -> None:
-    created, host, players = seat_table(harness, ["Ana", "Bruno"], stack=3)
+    _created, host, players = seat_table(harness, ["Ana", "Bruno"], stack=3)
     state = host.until(lambda f: f["type"] == "state" and f["table"]["hand"] is not None
                        and f["table"]["hand"]["to_act"] is not None)
     hand = state["table"]["hand"]
@@ -225,7 +225,7 @@ def test_closed_raise_gives_the_rule(harness: Harness) -> None:
 
 
 def test_host_commands_out_of_phase(harness: Harness) -> None:
-    created, host, players = seat_table(harness, ["Ana"], start=False)
+    created, host, _players = seat_table(harness, ["Ana"], start=False)
     for message, code in [({"type": "start"}, "not_now"),  # one player only
                           ({"type": "pause"}, "not_now"),
                           ({"type": "mark_away", "seat": 1}, "not_now"),
@@ -256,7 +256,7 @@ def test_host_commands_out_of_phase(harness: Harness) -> None:
 
 
 def test_full_table_and_taken_seat(harness: Harness) -> None:
-    created, host, players = seat_table(harness, ["Ana", "Bruno"], start=False)
+    created, _host, _players = seat_table(harness, ["Ana", "Bruno"], start=False)
     phone = harness.phone(created["table_id"])
     phone.hello()
     phone.send(type="join", name="Carla", seat=1, id="j1")
@@ -265,7 +265,8 @@ def test_full_table_and_taken_seat(harness: Harness) -> None:
     assert _error(phone, "j2")["code"] == "table_full"
 
 
-def test_rate_limit_per_connection(harness: Harness) -> None:
+def test_rate_limit_per_connection(limited: Harness) -> None:
+    harness = limited
     created = harness.create_table()
     phone = harness.phone(created["table_id"])
     phone.hello()
@@ -281,7 +282,8 @@ def test_rate_limit_per_connection(harness: Harness) -> None:
     assert phone.until_type("pong")["t"] == 1
 
 
-def test_a_flooding_connection_is_closed(harness: Harness) -> None:
+def test_a_flooding_connection_is_closed(limited: Harness) -> None:
+    harness = limited
     created = harness.create_table()
     phone = harness.phone(created["table_id"])
     phone.hello()

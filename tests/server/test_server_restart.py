@@ -145,7 +145,7 @@ def _to_act(h: Harness, table_id: str) -> tuple[int, int, int]:
 def test_a_journaled_timeout_whose_fold_was_lost_is_played_on_restart(tmp_path: Path) -> None:
     data = tmp_path / "data"
     with harness_at(data) as h:
-        created, host, players = seat_table(h, ["Ana", "Bruno", "Carla"], action_seconds=30)
+        created, host, _players = seat_table(h, ["Ana", "Bruno", "Carla"], action_seconds=30)
         table_id = created["table_id"]
         host.until(lambda f: f["type"] == "state" and f["table"]["hand"] is not None
                    and f["table"]["hand"]["to_act"] is not None)
@@ -166,7 +166,7 @@ def test_a_journaled_timeout_whose_fold_was_lost_is_played_on_restart(tmp_path: 
 def test_a_journaled_end_is_passed_to_the_series_on_restart(tmp_path: Path) -> None:
     data = tmp_path / "data"
     with harness_at(data) as h:
-        created, host, players = seat_table(h, ["Ana", "Bruno"])
+        created, host, _players = seat_table(h, ["Ana", "Bruno"])
         table_id = created["table_id"]
         host.until(lambda f: f["type"] == "state" and f["table"]["hand"] is not None)
     journal = Journal(data)
@@ -184,8 +184,8 @@ def test_a_journaled_end_is_passed_to_the_series_on_restart(tmp_path: Path) -> N
 def test_a_damaged_table_is_broken_but_the_server_and_other_tables_run(tmp_path: Path) -> None:
     data = tmp_path / "data"
     with harness_at(data) as h:
-        created, host, players = seat_table(h, ["Ana", "Bruno"])
-        healthy, host2, players2 = seat_table(h, ["Carla", "Dora"])
+        created, host, _players = seat_table(h, ["Ana", "Bruno"])
+        healthy, _host2, _players2 = seat_table(h, ["Carla", "Dora"])
         broken_id = created["table_id"]
         series_file = data / "tables" / h.game(broken_id).series_file
     series_file.write_bytes(b"this is not a database" * 100)
@@ -208,7 +208,7 @@ def test_clock_is_rebased_not_replayed(tmp_path: Path) -> None:
     data = tmp_path / "data"
     clock = FakeClock()
     with harness_at(data, clock) as h:
-        created, host, players = seat_table(h, ["Ana", "Bruno"], action_seconds=10)
+        created, host, _players = seat_table(h, ["Ana", "Bruno"], action_seconds=10)
         table_id = created["table_id"]
         host.until(lambda f: f["type"] == "state" and f["table"]["hand"] is not None)
         before = _to_act(h, table_id)

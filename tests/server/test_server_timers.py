@@ -28,7 +28,7 @@ def _last_action(frame: Frame, seat: int) -> dict[str, Any] | None:
 
 
 def test_timer_is_in_the_state(harness: Harness) -> None:
-    created, host, players = seat_table(harness, ["Ana", "Bruno"], **TIMED)
+    _created, host, _players = seat_table(harness, ["Ana", "Bruno"], **TIMED)
     state = _turn(host)
     timer = state["table"]["timer"]
     hand = state["table"]["hand"]
@@ -62,7 +62,7 @@ def test_timeout_checks_if_free_else_folds(harness: Harness) -> None:
 
 
 def test_time_bank_is_spent_then_refilled_each_hand(harness: Harness) -> None:
-    created, host, players = seat_table(harness, ["Ana", "Bruno"], **TIMED)
+    _created, host, players = seat_table(harness, ["Ana", "Bruno"], **TIMED)
     state = _turn(host)
     hand = state["table"]["hand"]
     seat = hand["to_act"]
@@ -78,7 +78,7 @@ def test_time_bank_is_spent_then_refilled_each_hand(harness: Harness) -> None:
 
 
 def test_three_timeouts_make_a_seat_away_and_it_still_posts_blinds(harness: Harness) -> None:
-    created, host, players = seat_table(harness, ["Ana", "Bruno"], **TIMED)
+    _created, host, players = seat_table(harness, ["Ana", "Bruno"], **TIMED)
     sleeper = 1
     timeouts = 0
     state = _turn(host)
@@ -94,12 +94,12 @@ def test_three_timeouts_make_a_seat_away_and_it_still_posts_blinds(harness: Harn
                        turn=legal["turn"], action="check" if legal["check"] else "call")
         if state["table"]["seats"][sleeper - 1]["away"]:
             break
-        state = host.until(lambda f: f["type"] == "state" and (
+        key = (hand["number"], hand["turn"])
+        state = host.until(lambda f, key=key: f["type"] == "state" and (
             f["table"]["seats"][sleeper - 1]["away"]
             or (f["table"]["hand"] is not None and not f["table"]["hand"]["over"]
                 and f["table"]["hand"]["to_act"] is not None
-                and (f["table"]["hand"]["number"], f["table"]["hand"]["turn"])
-                != (hand["number"], hand["turn"]))))
+                and (f["table"]["hand"]["number"], f["table"]["hand"]["turn"]) != key)))
     assert timeouts == 3
     assert state["table"]["seats"][sleeper - 1]["away"] is True
     # Away: it plays check/fold at once and still posts its blinds in later hands.
@@ -145,7 +145,7 @@ def test_disconnected_player_gets_extra_time(harness: Harness) -> None:
 
 
 def test_untimed_table_waits_forever(harness: Harness) -> None:
-    created, host, players = seat_table(harness, ["Ana", "Bruno"], action_seconds=None)
+    _created, host, _players = seat_table(harness, ["Ana", "Bruno"], action_seconds=None)
     state = _turn(host)
     assert state["table"]["timer"] is None
     harness.clock.advance(3600)
@@ -155,7 +155,7 @@ def test_untimed_table_waits_forever(harness: Harness) -> None:
 
 def test_stop_time_countdown_last_hand_and_co_winners(harness: Harness) -> None:
     stop_at = harness.clock.wall().replace(microsecond=0)
-    created, host, players = seat_table(
+    _created, host, _players = seat_table(
         harness, ["Ana", "Bruno"], stop_at=(stop_at.isoformat()[:19] + "+00:00"),
         action_seconds=None)
     # The stop time is now: no hand starts at or after it (G6), so the series ends at once
@@ -170,7 +170,7 @@ def test_stop_time_countdown_last_hand_and_co_winners(harness: Harness) -> None:
 def test_stop_time_reached_mid_hand_makes_it_the_last_hand(harness: Harness) -> None:
     wall = harness.clock.wall()
     stop = wall.replace(microsecond=0).timestamp() + 600
-    created, host, players = seat_table(
+    _created, host, players = seat_table(
         harness, ["Ana", "Bruno"], action_seconds=None,
         stop_at=datetime.fromtimestamp(stop, UTC).isoformat())
     state = _turn(host)

@@ -3,7 +3,7 @@ seats by request, the host's controls."""
 
 from __future__ import annotations
 
-from srvkit import Harness, drive, legal_of, passive, seat_table
+from srvkit import Harness, drive, passive, seat_table, wait_legal
 
 
 def test_spectator_hello_gets_welcome_and_public_state(harness: Harness) -> None:
@@ -74,7 +74,7 @@ def test_refused_request_and_pending_token_reconnect(harness: Harness) -> None:
 
 
 def test_same_token_on_another_device_is_the_same_player(harness: Harness) -> None:
-    created, host, players = seat_table(harness, ["Ana", "Bruno"], start=False)
+    created, _host, players = seat_table(harness, ["Ana", "Bruno"], start=False)
     token = players[1].token
     assert token is not None
     tablet = harness.phone(created["table_id"])
@@ -84,7 +84,7 @@ def test_same_token_on_another_device_is_the_same_player(harness: Harness) -> No
 
 
 def test_whole_hand_with_every_action_kind(harness: Harness) -> None:
-    created, host, players = seat_table(harness, ["Ana", "Bruno", "Carla"])
+    _created, host, players = seat_table(harness, ["Ana", "Bruno", "Carla"])
     seen_kinds: set[str] = set()
     plan = ["raise", "call", "fold", "check", "check"]
     for step in range(40):
@@ -95,9 +95,7 @@ def test_whole_hand_with_every_action_kind(harness: Harness) -> None:
                 break
             continue
         phone = players[hand["to_act"]]
-        state = phone.until(lambda f: legal_of(f) is not None
-                            and legal_of(f)["turn"] == hand["turn"])  # type: ignore[index]
-        legal = state["you"]["legal"]
+        legal = wait_legal(phone, hand["number"], hand["turn"])
         want = plan[step % len(plan)]
         message = {"type": "act", "id": f"s{step}", "hand": legal["hand"], "turn": legal["turn"]}
         if want == "raise" and legal["raise"]:
@@ -121,7 +119,7 @@ def test_whole_hand_with_every_action_kind(harness: Harness) -> None:
 
 
 def test_set_lang_changes_hand_names(harness: Harness) -> None:
-    created, host, players = seat_table(harness, ["Ana", "Bruno"])
+    _created, _host, players = seat_table(harness, ["Ana", "Bruno"])
     ana = players[1]
     state = ana.until(lambda f: f["type"] == "state" and f["you"]["hole"] is not None)
     english = state["you"]["hand_name"]
@@ -133,7 +131,7 @@ def test_set_lang_changes_hand_names(harness: Harness) -> None:
 
 
 def test_away_and_back_messages(harness: Harness) -> None:
-    created, host, players = seat_table(harness, ["Ana", "Bruno", "Carla"])
+    _created, host, players = seat_table(harness, ["Ana", "Bruno", "Carla"])
     ana = players[1]
     ana.send(type="away", id="brb")
     assert ana.reply("brb")["type"] == "ack"
@@ -145,7 +143,7 @@ def test_away_and_back_messages(harness: Harness) -> None:
 
 
 def test_bots_fill_seats_and_are_labelled(harness: Harness) -> None:
-    created, host, players = seat_table(harness, ["Ana"], bots=("station", "tight"),
+    _created, host, _players = seat_table(harness, ["Ana"], bots=("station", "tight"),
                                         start=False)
     state = host.until(lambda f: f["type"] == "state"
                        and sum(s["occupied"] for s in f["table"]["seats"]) == 3)
@@ -166,7 +164,7 @@ def test_bots_fill_seats_and_are_labelled(harness: Harness) -> None:
 
 
 def test_host_controls_pause_resume_end(harness: Harness) -> None:
-    created, host, players = seat_table(harness, ["Ana", "Bruno"], bots=("station",))
+    _created, host, players = seat_table(harness, ["Ana", "Bruno"], bots=("station",))
     host.send(type="pause", id="p")
     assert host.reply("p")["type"] == "ack"
     state = host.until(lambda f: f["type"] == "state" and f["table"]["paused"])
@@ -186,7 +184,7 @@ def test_host_controls_pause_resume_end(harness: Harness) -> None:
 
 
 def test_host_marks_away_removes_and_passes_host_role(harness: Harness) -> None:
-    created, host, players = seat_table(harness, ["Ana", "Bruno", "Carla"])
+    _created, host, players = seat_table(harness, ["Ana", "Bruno", "Carla"])
     host.send(type="mark_away", seat=3, id="ma")
     assert host.reply("ma")["type"] == "ack"
     host.until(lambda f: f["type"] == "state" and f["table"]["seats"][2]["away"])
@@ -258,7 +256,7 @@ def test_create_table_validation(harness: Harness) -> None:
 
 
 def test_chips_history_after_hands(harness: Harness) -> None:
-    created, host, players = seat_table(harness, [], bots=("station", "tight", "random"),
+    created, host, _players = seat_table(harness, [], bots=("station", "tight", "random"),
                                         max_hands=3)
     host.until(lambda f: f["type"] == "state" and f["table"]["status"] == "over", timeout=10)
     chips = harness.client.get(f"/api/tables/{created['table_id']}/chips").json()

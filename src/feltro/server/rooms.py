@@ -66,6 +66,8 @@ class Connection:
     hello: bool = False
     seen_status: str | None = None
     closing: bool = False
+    observe: Callable[[str], None] | None = None
+    """Tests: sees every frame queued for this connection."""
     _queue: deque[tuple[bool, str]] = field(default_factory=deque)
     _wake: asyncio.Event = field(default_factory=asyncio.Event)
 
@@ -78,6 +80,8 @@ class Connection:
         """Queue a frame (never blocks). A ``state`` replaces a ``state`` still queued last."""
         if self.closing:
             return
+        if self.observe is not None:
+            self.observe(text)
         if state and self._queue and self._queue[-1][0]:
             self._queue[-1] = (True, text)
         else:
@@ -107,7 +111,8 @@ class Connection:
                 if self.closing:
                     await self.close(1000)
                     return
-        except Exception:  # the socket went away; the reader notices too
+        except Exception as exc:  # the socket went away; the reader notices too
+            log.debug("connection writer stopped: %r", exc)
             self.closing = True
 
 
@@ -127,6 +132,9 @@ class Room:
 
     def attach(self, conn: Connection) -> None:
         """A new websocket (not identified yet: it sees nothing before ``hello``)."""
+        observer = self.manager.frame_observer
+        if observer is not None:
+            conn.observe = lambda text: observer(conn, text, self.game)
         self.connections.add(conn)
 
     async def detach(self, conn: Connection) -> None:
@@ -408,9 +416,6 @@ class Room:
                                     "status": request.status, "seat": request.seat}))
 
     def _deliver(self, conn: Connection, text: str, *, state: bool = False) -> None:
-        observer = self.manager.frame_observer
-        if observer is not None:
-            observer(conn, text, self.game)
         conn.push(text, state=state)
 
     async def close_all(self) -> None:

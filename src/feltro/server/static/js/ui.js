@@ -85,7 +85,7 @@ export function potName(index) {
 }
 
 export function potLabel(index, amount) {
-  return `${potName(index)}: ${amount}`;
+  return `${potName(index)} ${amount}`;
 }
 
 /** "1:02:03" or "4:05". */
@@ -257,7 +257,7 @@ export function boardView(table, { size = "" } = {}) {
 export function potsView(table) {
   const hand = table.hand;
   if (!hand) return h("div", { class: "pots" });
-  const parts = [h("div", { class: "pot-total" }, t("web.hand.pot", { n: hand.pot_total }))];
+  const parts = hand.over ? [] : [h("div", { class: "pot-total" }, t("web.hand.pot", { n: hand.pot_total }))];
   if (hand.pots.length > 1 || (hand.over && hand.pots.length)) {
     parts.push(h("ul", { class: "pot-list" }, hand.pots.map((pot, i) => {
       const winners = pot.winners
