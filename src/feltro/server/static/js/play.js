@@ -359,7 +359,7 @@ function renderActions(force) {
       options: legal.check ? t("web.announce.options_check") : t("web.announce.options_call", { n: legal.call }),
     }), { urgent: true });
     if (window.matchMedia("(hover: hover)").matches) panel.querySelector("button.act")?.focus();
-    if (navigator.vibrate) navigator.vibrate(80);
+    if (navigator.vibrate && navigator.userActivation?.hasBeenActive) navigator.vibrate(80);
   }
 }
 
