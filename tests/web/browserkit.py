@@ -148,9 +148,24 @@ class Frames:
         return [f for f in self.frames if f.get("type") == "state"]
 
 
+_PAGES: list[Page] = []
+"""Pages whose frames are recorded: waiting on one lets Playwright deliver their events (the
+sync API handles events only while a Playwright call is running, never during time.sleep)."""
+
+
+def pump(seconds: float) -> None:
+    """Wait *seconds* while Playwright delivers events (frames, console messages)."""
+    for page in reversed(_PAGES):
+        if not page.is_closed():
+            page.wait_for_timeout(seconds * 1000)
+            return
+    time.sleep(seconds)
+
+
 def record_frames(page: Page, who: str) -> Frames:
     """Record the frames *page* receives from now on (across reconnections)."""
     frames = Frames(who)
+    _PAGES.append(page)
 
     def on_socket(ws: Any) -> None:
         def on_frame(payload: str | bytes) -> None:
@@ -183,6 +198,24 @@ def check_secrecy(frames: Frames, *, may_hold_cards: bool) -> int:
     return len(frames.states())
 
 
+AXE = Path(os.environ.get("FELTRO_AXE_DIR", Path.home() / ".cache" / "feltro-web")) / (
+    "node_modules/axe-core/axe.min.js")
+"""axe-core, installed by ``scripts/ci-browser-setup.sh`` (fetched code is not committed)."""
+
+
+def serious_violations(page: Page) -> list[dict[str, Any]]:
+    """axe-core's serious and critical accessibility violations on *page* as it is now."""
+    assert AXE.is_file(), f"axe-core is not installed at {AXE}: run scripts/ci-browser-setup.sh"
+    if not page.evaluate("typeof window.axe !== 'undefined'"):
+        page.add_script_tag(path=str(AXE))
+    found: list[dict[str, Any]] = page.evaluate("""async () => {
+        const result = await axe.run(document, { resultTypes: ["violations"] });
+        return result.violations.map(v => ({ id: v.id, impact: v.impact, help: v.help,
+            nodes: v.nodes.slice(0, 4).map(n => n.target.join(" ")) }));
+    }""")
+    return [v for v in found if v["impact"] in ("serious", "critical")]
+
+
 def shot(page: Page, name: str) -> Path:
     SHOTS.mkdir(parents=True, exist_ok=True)
     path = SHOTS / f"{name}.png"
@@ -196,7 +229,7 @@ def wait_until(check: Callable[[], bool], timeout: float = 20.0, step: float = 0
     while time.monotonic() < deadline:
         if check():
             return
-        time.sleep(step)
+        pump(step)
     raise AssertionError(f"timed out waiting for {what}")
 
 
@@ -221,7 +254,9 @@ __all__ = [
     "check_secrecy",
     "missing",
     "new_context",
+    "pump",
     "record_frames",
+    "serious_violations",
     "shot",
     "wait_until",
 ]

@@ -7,7 +7,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
-from browserkit import Frames, Server, new_context, record_frames, wait_until
+from browserkit import Frames, Server, new_context, pump, record_frames, wait_until
 from playwright.sync_api import Browser, BrowserContext, Page
 
 __all__ = ["Phone", "host_page", "join", "play_turn", "seat_players", "start_game"]
@@ -119,7 +119,7 @@ def play_until(phones: list[Phone], done: Any, rng: random.Random, *, timeout: f
                 actions += 1
                 acted = True
         if not acted:
-            time.sleep(0.05)
+            pump(0.05)
     return actions
 
 
