@@ -19,9 +19,11 @@ from __future__ import annotations
 from collections.abc import Callable
 from datetime import datetime
 from pathlib import Path
+from typing import Any
 
 from textual import events
 from textual.app import App
+from textual.screen import Screen
 
 from feltro.i18n import check_language, t
 from feltro.session import Session
@@ -71,15 +73,27 @@ class PlayApp(App[None]):
         self.resumable = resumable
         self.table = TableScreen(session, self.lang)
         self._too_small: TooSmallScreen | None = None
+        self._table_up = False  # the guard waits for the table (a resize may come first)
 
     def now(self) -> datetime:
         """The current time (for the stop time, G6)."""
         return self._clock()
 
-    def on_mount(self) -> None:
+    async def on_mount(self) -> None:
         self.title = t("app.title", self.lang)
-        self.push_screen(self.table)
+        await self.push_screen(self.table)
+        self._table_up = True
         self._check_size(self.size.width, self.size.height)
+
+    def show(self, screen: Screen[Any], callback: Callable[[Any], None] | None = None) -> None:
+        """Push *screen*, keeping the "too small" message on top while it is up."""
+        guard = self._too_small
+        if guard is not None and self.screen is guard:
+            self.pop_screen()
+            self.push_screen(screen, callback)
+            self.push_screen(guard)
+        else:
+            self.push_screen(screen, callback)
 
     def hand_ended(self, session: Session) -> None:
         """A hand has just ended: run the hook (saving the hand)."""
@@ -88,7 +102,7 @@ class PlayApp(App[None]):
 
     def ask_quit(self) -> None:
         """Ask whether to leave (the series stays resumable) or end the series (G6)."""
-        self.push_screen(QuitScreen.build(self.lang, self.resumable), self._quit_answer)
+        self.show(QuitScreen.build(self.lang, self.resumable), self._quit_answer)
 
     def _quit_answer(self, answer: str | None) -> None:
         if answer == "quit":
@@ -104,6 +118,8 @@ class PlayApp(App[None]):
         self._check_size(event.size.width, event.size.height)
 
     def _check_size(self, width: int, height: int) -> None:
+        if not self._table_up:
+            return
         small = width < MIN_SIZE[0] or height < MIN_SIZE[1]
         if small and self._too_small is None:
             self._too_small = TooSmallScreen(self.lang, (width, height), MIN_SIZE)

@@ -127,7 +127,7 @@ class TableScreen(Screen[None]):
             self.mode = "privacy"
             self.refresh_all()
             player = session.players[seat]
-            self.app.push_screen(PrivacyScreen(player.name, self.lang),
+            self.play_app.show(PrivacyScreen(player.name, self.lang),
                                  lambda _: self._privacy_done(seat))
             return
         self.mode = "act"
@@ -180,7 +180,7 @@ class TableScreen(Screen[None]):
             self.set_timer(0.05, self._continue)
             return
         if summary is not None and len(summary.result.shown) >= 2:
-            self.app.push_screen(
+            self.play_app.show(
                 ShowdownScreen(render.showdown(session, self.lang),
                                t("result.continue", self.lang)),
                 self._after_showdown)
@@ -205,7 +205,7 @@ class TableScreen(Screen[None]):
         if saved:
             body.append(Text(""))
             body.append(Text(t("series.saved", self.lang, path=saved), style="dim"))
-        self.app.push_screen(SeriesOverScreen(body, t("series.quit_hint", self.lang)))
+        self.play_app.show(SeriesOverScreen(body, t("series.quit_hint", self.lang)))
 
     # --- keys ----------------------------------------------------------------------------------
 
@@ -218,16 +218,16 @@ class TableScreen(Screen[None]):
         if key == "q":
             self.play_app.ask_quit()
         elif key == "s":
-            self.app.push_screen(StandingsScreen(
+            self.play_app.show(StandingsScreen(
                 Group(Text(t("standings.title", self.lang), style="bold"), Text(""),
                       render.standings_table(self.session.standings(), self.session,
                                              self.lang)),
                 t("panel.close", self.lang)))
         elif key == "l":
             lines = render.hand_log(self.session, self.lang, self.viewer)
-            self.app.push_screen(LogScreen(Group(*lines), t("panel.close", self.lang)))
+            self.play_app.show(LogScreen(Group(*lines), t("panel.close", self.lang)))
         elif key == "question_mark":
-            self.app.push_screen(HelpScreen.build(self.lang))
+            self.play_app.show(HelpScreen.build(self.lang))
         elif self.mode == "confirm_fold":
             if key in self._keys_for("fold"):
                 self._play(FOLD)
