@@ -19,6 +19,7 @@ async function main() {
   translatePage();
   setupSettings((code, opts) => {
     if (!opts || !opts.prefsOnly) app.link?.setLang(code);
+    if (app.link) showNet(app.link.status);
     app.built = false;
     app.resultsFor = null;
     render();

@@ -18,6 +18,7 @@ async function main() {
   translatePage();
   setupSettings((code) => {
     app.link?.setLang(code);
+    if (app.link) showNet(app.link.status);
     render(true);
   });
   app.link = new Link({ tableId: app.tableId, role: "spectator", token: null, lang: lang(),

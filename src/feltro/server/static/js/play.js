@@ -30,6 +30,8 @@ async function main() {
     if (!opts || !opts.prefsOnly) app.link?.setLang(code);
     app.legalKey = null;
     app.resultsFor = null;
+    if (app.link) showNet(app.link.status);
+    $("#game")?.remove(); // rebuilt in the new language
     render();
   });
   const fromLink = fragmentToken();
