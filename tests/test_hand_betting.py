@@ -538,8 +538,9 @@ def test_ante_all_in_player_contests_only_what_it_covered__B11() -> None:
 
 
 def test_big_blind_ante_is_dead_money_in_the_main_pot__B11() -> None:
+    # PHH's big-blind ante (ante_trimming_status = false): dead money, not a contribution.
     config = HandConfig(stacks=(200, 200, 200), blinds=(1, 2, 0), big_blind=2,
-                        antes=(0, 3, 0))
+                        antes=(0, 3, 0), ante_trimming=False)
     hand = Hand.start(config, Deck.for_deal(["AsAd", "2c3d", "4h5s"], "Ah Kd 9c 7s 8h"))
     play(hand, "f", "c", "x", "x", "x", "x", "x", "x", "x")
     result = hand.result()

@@ -138,7 +138,7 @@ def test_wheel_is_the_lowest_straight__P5() -> None:
 def test_odd_chip_to_first_winner_left_of_button__P7() -> None:
     # Three limpers and a dead ante of 1: a pot of 7 split three ways, the odd chip to p1.
     config = HandConfig(stacks=(200, 200, 200), blinds=(1, 2, 0), big_blind=2,
-                        antes=(0, 0, 1))
+                        antes=(0, 0, 1), ante_trimming=False)
     hand = Hand.start(config, Deck.for_deal(["2h3d", "2s3c", "2d3h"], "Ac Kd Qh Js Tc"))
     play(hand, *CHECK_DOWN_3)
     pot = hand.result().pots[0]

@@ -248,8 +248,8 @@ def test_heads_up_short_big_blind_button_still_decides__D6_D10_B7() -> None:
 def test_heads_up_short_small_blind__D6_D10_B7() -> None:
     # The button has 1 chip: it posts its small blind all-in; the big blind posts 2. The
     # unmatched chip of the big blind goes back (B7); no more betting is possible (P2).
-    # (Whether the big blind gets a check first is the B5 question of the xfails below; a
-    # check moves no chips.)
+    # (The big blind gets a check first, B5, as the tests below show; a check moves no
+    # chips.)
     hand = start([AA, KK], [200, 1])
     if hand.to_act == 0:
         hand.apply("x")
@@ -317,11 +317,6 @@ def test_short_allin_before_the_blinds_leaves_them_free_to_raise__B4_B8() -> Non
     assert bounds(hand) == (0, 2, 7, 200)
 
 
-BB_OPTION_BUG = ("BUG (B5/B4): preflop the big blind, not all-in and yet to act, gets no "
-                 "decision when everyone else is all-in or folded; the round ends without it")
-
-
-@pytest.mark.xfail(strict=True, reason=BB_OPTION_BUG)
 def test_big_blind_acts_when_small_blind_is_allin_and_button_folds__B5_B4() -> None:
     # The small blind has 1 chip (all-in by its blind); the button folds. B5: "a round ends
     # when every player who has not folded and is not all-in has had the chance to act":
@@ -333,7 +328,6 @@ def test_big_blind_acts_when_small_blind_is_allin_and_button_folds__B5_B4() -> N
     assert hand.legal.can_check
 
 
-@pytest.mark.xfail(strict=True, reason=BB_OPTION_BUG)
 def test_big_blind_acts_when_everyone_else_is_allin__B5_B4() -> None:
     # The small blind is all-in by its blind, the button calls all-in for 2. Same B5 reading:
     # the big blind has not had the chance to act. (Judgement: P2 "when no more betting is
@@ -345,11 +339,10 @@ def test_big_blind_acts_when_everyone_else_is_allin__B5_B4() -> None:
     assert hand.legal.can_check
 
 
-@pytest.mark.xfail(strict=True, reason=BB_OPTION_BUG)
 def test_replay_big_blind_check_after_fold__B5() -> None:
-    # The first xfail above as PHH, written the way PokerKit (and B5) play it: the big blind
+    # The first case above as PHH, written the way PokerKit (and B5) play it: the big blind
     # p2 checks after the button folds. p1 (AA) all-in for 1 wins the pot of 2; p2's
-    # unmatched second chip is returned (B7). The engine refuses the "p2 cc" line (B5).
+    # unmatched second chip is returned (B7).
     actions = ["d dh p1 AsAh", "d dh p2 KsKh", "d dh p3 QsQh", "p3 f", "p2 cc",
                "p1 sm AsAh", "p2 sm KsKh", "d db 2c7d9h", "d db Jd", "d db 3s"]
     outcome = replay(loads(phh("[0, 0, 0]", "[1, 2, 0]", "[1, 200, 200]", actions)))
@@ -357,7 +350,7 @@ def test_replay_big_blind_check_after_fold__B5() -> None:
 
 
 def test_allin_pots_when_the_big_blind_has_nobody_to_bet_against__B7_P2() -> None:
-    # Whatever the big blind's decision (see the xfails above), a check changes no chips:
+    # Whatever the big blind's decision (see the tests above), a check changes no chips:
     # the small blind (AA, 1 chip) and the button (KK, 2 chips) are all-in; pots by level:
     # 1 -> 3 chips (all three), 2 -> 2 chips (p1, p2). AA wins 3, KK beats QQ for 2.
     hand = start([AA, QQ, KK], [1, 200, 2])
@@ -586,8 +579,6 @@ def test_folded_bet_counts_as_matching_for_the_returned_excess__B7_P1() -> None:
     assert result.stacks == (278, 268, 86)
 
 
-@pytest.mark.xfail(strict=True, reason="BUG: an ante short all-in wins every full ante "
-                   "(dead-money main pot) instead of only the level it covered (P1, B11)")
 def test_short_ante_contests_only_what_it_covered__B11_P1() -> None:
     # Ante 5, p0 has 3 chips: it antes 3 and is all-in (no small blind left). The ante is a
     # forced bet (B11; seed 003 "uma aposta obrigatória"), and "an all-in player contests
@@ -929,3 +920,20 @@ def test_dead_small_blind_with_a_short_big_blind__D8_D10() -> None:
     # The big blind is all-in: no option; after the flop p1 acts first (B2).
     assert hand.street is Street.FLOP
     assert hand.to_act == 1
+
+
+def test_replay_accepts_a_history_that_leaves_out_the_free_option_check__B5() -> None:
+    # The same hand written without the big blind's check (as PokerKit writes some of these):
+    # the check moves no chips and nobody could answer a bet, so the replay supplies it.
+    actions = ["d dh p1 AsAh", "d dh p2 KsKh", "d dh p3 QsQh", "p3 f",
+               "p1 sm AsAh", "p2 sm KsKh", "d db 2c7d9h", "d db Jd", "d db 3s"]
+    outcome = replay(loads(phh("[0, 0, 0]", "[1, 2, 0]", "[1, 200, 200]", actions)))
+    assert outcome.finishing_stacks == (2, 199, 200)
+
+
+def test_replay_still_refuses_a_skipped_decision_that_matters__B5() -> None:
+    # p3 faces the big blind and could fold, call or raise: a board deal before its decision
+    # is refused, not guessed.
+    actions = ["d dh p1 AsAh", "d dh p2 KsKh", "d dh p3 QsQh", "d db 2c7d9h"]
+    with pytest.raises(ReplayError, match="B5"):
+        replay(loads(phh("[0, 0, 0]", "[1, 2, 0]", "[200, 200, 200]", actions)))

@@ -82,10 +82,11 @@ class HandConfig:
     """No-limit, pot-limit or fixed-limit (B10)."""
     big_bet: int | None = None
     """Fixed-limit bet on the turn and river; ``None`` = twice the small bet (B10)."""
-    ante_trimming: bool = False
-    """PHH ``ante_trimming_status``. False: antes are dead money in the main pot (as with a
-    big-blind ante). True: antes are contributions like bets (P1 levels), and an ante nobody
-    else matched is returned."""
+    ante_trimming: bool = True
+    """PHH ``ante_trimming_status``. True (RULES.md, B11 and P1): antes are forced bets that
+    count in the contribution levels, so a player all-in on a short ante contests only what it
+    covered, and an ante nobody else matched is returned. False (PHH's default, for a
+    big-blind ante): antes are dead money in the main pot."""
     _plan: _Plan = field(init=False, repr=False, compare=False, hash=False)
 
     def __post_init__(self) -> None:

@@ -23,7 +23,7 @@ from collections.abc import Iterable, Sequence
 from enum import IntEnum
 from functools import cache
 from itertools import combinations
-from typing import Any, Final
+from typing import Any, Final, cast
 
 from feltro import _evaltables
 from feltro.cards import Card, CardsLike, parse_cards
@@ -210,7 +210,7 @@ def evaluate(cards: CardsLike) -> HandValue:
     kind = type(cards)
     if kind is not list and kind is not tuple:
         return _evaluate_slow(cards)
-    ids: Sequence[int] = cards  # items are checked below: anything but an id raises
+    ids = cast("Sequence[int]", cards)  # items are checked below: anything but an id raises
     count = len(ids)
     try:
         if count == 7:

@@ -530,10 +530,9 @@ class Hand(DealingMixin, ShowdownMixin):
         to_match = self._to_match
         q = start
         for _ in range(n):
+            # B5: everyone not folded and not all-in acts at least once and matches the bet;
+            # that includes the big blind's option when everybody else is all-in (B4).
             if not folded[q] and stacks[q] and (acted_at[q] < 0 or bets[q] < to_match):
-                # With nobody left to bet against, a player who owes nothing has no decision.
-                if self._active == 1 and bets[q] >= to_match:
-                    return None
                 return q
             q += 1
             if q == n:

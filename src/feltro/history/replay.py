@@ -23,7 +23,7 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from feltro.actions import CALL, FOLD, Fold, Raise
+from feltro.actions import CALL, CHECK, FOLD, Fold, Raise
 from feltro.config import HandConfig, Structure
 from feltro.errors import CardError, ConfigError, HistoryError, IllegalActionError, ParseError
 from feltro.events import ActionTaken, BoardDealt, CardsMucked, CardsShown, HoleCardDealt, Street
@@ -211,6 +211,10 @@ def _apply(hand: Hand, action: PhhAction) -> None:
         hand.deal_hole(player, list(action.cards))
         return
     if verb is Verb.DEAL_BOARD or verb is Verb.SHOW_OR_MUCK:
+        if hand.to_act is not None and _only_a_free_check_left(hand):
+            # B5 gives the big blind its option even when everyone else is all-in; writers such
+            # as PokerKit may leave that check out. It moves no chips, so replay it.
+            hand.apply(CHECK)
         if hand.to_act is not None:
             raise _still_to_act(hand, verb)
         if verb is Verb.DEAL_BOARD:
@@ -246,6 +250,14 @@ def _apply(hand: Hand, action: PhhAction) -> None:
         if not isinstance(amount, int):
             raise _RefusedError(f"raise to {amount!r}: amounts are whole chips", "B6")
         hand.apply(Raise(amount), player)
+
+
+def _only_a_free_check_left(hand: Hand) -> bool:
+    """The player to act owes nothing and nobody else could answer a bet."""
+    p = hand.to_act
+    folded, all_in = hand.folded, hand.all_in
+    return hand.legal.call_amount == 0 and all(
+        folded[q] or all_in[q] for q in range(hand.players) if q != p)
 
 
 def _still_to_act(hand: Hand, verb: Verb) -> _RefusedError:
