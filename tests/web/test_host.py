@@ -1,0 +1,81 @@
+"""The host page: invite (link and QR code), refuse and accept, bots, start, pause and resume,
+mark away, end at the next hand; the stop-time countdown; no hidden cards on the host page."""
+
+from __future__ import annotations
+
+import random
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+from browserkit import Server, check_secrecy, new_context, shot, wait_until
+from flows import host_page, join, play_until, start_game
+
+
+def test_host_controls_from_lobby_to_the_end(chromium: Any, server: Server) -> None:
+    stop_at = (datetime.now(UTC) + timedelta(hours=2)).isoformat(timespec="seconds")
+    table = server.create_table(seats=4, stack=60, stop_at=stop_at, action_seconds=30)
+    host, host_frames, host_errors = host_page(chromium, server, table)
+    host.on("dialog", lambda dialog: dialog.accept())
+
+    # Invite: the join link and a QR code that is a real image.
+    assert host.locator("#join-link").input_value().endswith(f"/join/{table['table_id']}")
+    wait_until(lambda: host.locator("img.qr").evaluate("img => img.naturalWidth") > 0,
+               what="the QR code image")
+
+    # Refuse one request, accept another; add two bots and remove one.
+    lea = join(chromium, server, table, "Lea")
+    max_ = join(chromium, server, table, "Max")
+    host.get_by_role("button", name="Refuse Max").click()
+    max_.page.get_by_text("The host refused your request").wait_for()
+    host.get_by_role("button", name="Accept Lea").click()
+    lea.page.wait_for_selector(".hand-info")
+    for _ in range(2):
+        host.click("#bot-form button[type=submit]")
+    wait_until(lambda: host.locator(".admin-seats li[data-seat]").count() == 3, what="bots")
+    host.locator(".admin-seats li[data-seat]").filter(has_text="bot").first.get_by_role(
+        "button", name="Remove").click()
+    wait_until(lambda: host.locator(".admin-seats li[data-seat]").count() == 2,
+               what="a bot removed")
+    shot(host, "host-lobby-requests-1280x800")
+
+    start_game(host)
+    lea.page.wait_for_selector(".hole .card[data-card]")
+    # The stop time counts down on the player's page; the turn has a visible timer.
+    assert "Stops in 1:5" in lea.page.locator("#banner").inner_text()
+    lea.page.wait_for_selector("#actions.live")
+    timer = lea.page.locator("#me [data-timer] .timer-text").inner_text()
+    assert timer.endswith(" s")
+    assert 20 <= int(timer.split()[0]) <= 30
+
+    # Pause: the hand in progress finishes, then the table waits; resume deals again.
+    host.click("#pause")
+    rng = random.Random(3)
+    play_until([lea], lambda: "Paused by the host" in lea.page.locator("#banner").inner_text(),
+               rng, timeout=60, aggressive=0.0)
+    assert host.locator("#resume").count() == 1
+    hands = host_frames.states()[-1]["table"]["hands_played"]
+    host.click("#resume")
+    wait_until(lambda: host_frames.states()[-1]["table"]["hands_played"] > hands
+               or lea.page.locator("#actions.live").count() > 0, 30, what="a new hand")
+
+    # Mark Lea away: the table screen says so in words; she comes back by herself.
+    screen = new_context(chromium, phone=False).new_page()
+    screen.goto(f"{server.url}/table/{table['table_id']}")
+    screen.wait_for_selector(".seat")
+    host.locator(".admin-seats li", has_text="Lea").get_by_role("button", name="Mark away").click()
+    screen.locator(".seat", has_text="Lea").get_by_text("Away").wait_for()
+    lea.page.get_by_role("button", name="I'm back").click()
+    wait_until(lambda: "Away" not in screen.locator(".seat", has_text="Lea").inner_text(), 15,
+               what="Lea back")
+
+    # End at the next hand: the series stops after the hand in progress (G6).
+    host.click("#end")
+    play_until([lea], lambda: lea.page.locator(".results").count() > 0, rng, timeout=60,
+               aggressive=0.0)
+    results = lea.page.locator(".results").inner_text()
+    assert "Stopped at the agreed time" in results or "One player has every chip" in results
+    host.wait_for_selector(".results")
+    shot(host, "host-results-1280x800")
+    check_secrecy(host_frames, may_hold_cards=False)
+    assert not host_errors
+    assert not lea.errors, lea.errors
