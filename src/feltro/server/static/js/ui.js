@@ -199,14 +199,20 @@ export function seatList(table, { you = null, skipYou = false, empty = false, no
 
 // --- timer -------------------------------------------------------------------------------------
 
-/** Seconds left and the phase of the turn's timer at server time *now*. */
+/** Seconds left and the phase of the turn's timer at server time *now*: the action time
+ *  first, then the time bank (and, for a disconnected player, the extra time), each with its
+ *  own full bar. */
 export function timerInfo(timer, now) {
   if (!timer) return null;
-  const total = Math.max(1, timer.ends_at - timer.started_at);
+  if (now <= timer.action_ends_at) {
+    const span = Math.max(1, timer.action_ends_at - timer.started_at);
+    const left = timer.action_ends_at - now;
+    return { seconds: Math.ceil(left / 1000), fraction: left / span, phase: "action" };
+  }
+  const span = Math.max(1, timer.ends_at - timer.action_ends_at);
   const left = Math.max(0, timer.ends_at - now);
-  const phase = timer.grace && now > timer.action_ends_at + timer.bank_ms ? "grace"
-    : now > timer.action_ends_at ? "bank" : "action";
-  return { seconds: Math.ceil(left / 1000), fraction: left / total, phase };
+  const phase = timer.grace && now > timer.action_ends_at + timer.bank_ms ? "grace" : "bank";
+  return { seconds: Math.ceil(left / 1000), fraction: left / span, phase };
 }
 
 export function timerBar(table, now) {
