@@ -91,8 +91,8 @@ def seats_table(session: Session, viewer: int | None, lang: str) -> Table:
     table.add_column(t("seat.seat", lang), justify="right", width=2, no_wrap=True)
     table.add_column(t("seat.name", lang), ratio=1, no_wrap=True, overflow="ellipsis")
     table.add_column("", width=2, no_wrap=True)
-    table.add_column(t("seat.stack", lang), justify="right", width=5, no_wrap=True)
-    table.add_column(t("seat.bet", lang), justify="right", width=5, no_wrap=True)
+    table.add_column(t("seat.stack", lang), justify="right", width=6, no_wrap=True)
+    table.add_column(t("seat.bet", lang), justify="right", width=6, no_wrap=True)
     table.add_column(t("seat.cards", lang), width=12, no_wrap=True, overflow="ellipsis")
     seating = session.seating
     view = _view(session, viewer) if seating is not None else None
