@@ -5,10 +5,12 @@ from __future__ import annotations
 import random
 import time
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from browserkit import Frames, Server, new_context, pump, record_frames, wait_until
-from playwright.sync_api import Browser, BrowserContext, Page
+
+if TYPE_CHECKING:  # imported only for types: collecting this module needs no Playwright
+    from playwright.sync_api import Browser, BrowserContext, Page
 
 __all__ = ["Phone", "host_page", "join", "play_turn", "seat_players", "start_game"]
 
