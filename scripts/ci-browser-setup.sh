@@ -19,6 +19,10 @@ if ! command -v chromium >/dev/null 2>&1 || ! fc-list 2>/dev/null | grep -qi dej
   apt-get install -y -qq chromium fonts-dejavu-core >/dev/null
 fi
 
+if [ ! -x "$VENV_PY" ]; then
+  echo "ci-browser-setup: no $VENV_PY yet: run 'make .venv/bin/.installed' first" >&2
+  exit 1
+fi
 if ! "$VENV_PY" -c "import playwright" >/dev/null 2>&1; then
   "$VENV_PY" -m pip install --quiet "playwright>=1.45"
 fi
