@@ -4,7 +4,7 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 
-.PHONY: play test lint bench clean
+.PHONY: play test lint browsers bench clean
 
 $(BIN)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -19,7 +19,12 @@ lint: $(BIN)/.installed
 	$(BIN)/ruff check src tests benchmarks
 	$(BIN)/mypy --strict
 
-test: lint
+# Browser tests need Debian's Chromium and axe-core: the script installs what is missing
+# (as root, as CI runs) or says why the browser tests will be skipped.
+browsers: $(BIN)/.installed
+	bash scripts/ci-browser-setup.sh
+
+test: lint browsers
 	$(BIN)/pytest -q
 
 bench: $(BIN)/.installed

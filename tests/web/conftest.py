@@ -1,8 +1,8 @@
 """Browser tests: the real server in its own process, Debian's Chromium driven by Playwright.
 
 Everything listens on 127.0.0.1 only. When Playwright or Chromium is missing the tests are
-skipped with the reason, unless ``FELTRO_WEB_REQUIRED=1`` (CI sets it after
-``scripts/ci-browser-setup.sh``), which turns the skip into a failure.
+skipped with the reason, unless ``FELTRO_WEB_REQUIRED=1`` or ``CI`` is set (CI runs
+``scripts/ci-browser-setup.sh`` through ``make test``), which turns the skip into a failure.
 """
 
 from __future__ import annotations
@@ -20,7 +20,8 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     reason = missing()
     if reason is None:
         return
-    if os.environ.get("FELTRO_WEB_REQUIRED") == "1":
+    required = os.environ.get("FELTRO_WEB_REQUIRED") == "1"
+    if required or os.environ.get("CI", "") not in ("", "0", "false"):
         raise pytest.UsageError(f"browser tests required but {reason}")
     skip = pytest.mark.skip(reason=reason)
     for item in items:
