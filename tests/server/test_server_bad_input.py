@@ -83,8 +83,9 @@ def test_parser_refuses_huge_payload_unparsed() -> None:
 
 
 def test_bad_frames_over_the_wire_change_nothing(harness: Harness) -> None:
-    created, _host, players = seat_table(harness, ["Ana", "Bruno"])
+    created, host, players = seat_table(harness, ["Ana", "Bruno"])
     table_id = created["table_id"]
+    host.until(lambda f: f["type"] == "state" and f["table"]["hand"] is not None)
     before = _table_snapshot(harness, table_id)
     ana = players[1]
     for raw, code in [("nonsense", "bad_json"), ('{"type":"warp"}', "unknown_type"),
@@ -138,8 +139,9 @@ def test_unknown_table_is_refused(harness: Harness) -> None:
 
 
 def test_player_commands_from_the_wrong_people(harness: Harness) -> None:
-    created, _host, players = seat_table(harness, ["Ana", "Bruno", "Carla"])
+    created, host, players = seat_table(harness, ["Ana", "Bruno", "Carla"])
     table_id = created["table_id"]
+    host.until(lambda f: f["type"] == "state" and f["table"]["hand"] is not None)
     spectator = harness.phone(table_id)
     spectator.hello()
     before = _table_snapshot(harness, table_id)

@@ -59,7 +59,7 @@ def test_a_whole_freezeout_to_the_last_player(harness: Harness, seed: int) -> No
 
 
 def test_bots_only_series_runs_by_itself(harness: Harness) -> None:
-    created, host, players = seat_table(harness, [], bots=("random", "station", "tight"),
+    _created, host, players = seat_table(harness, [], bots=("random", "station", "tight"),
                                         stack=20)
     assert players == {}
     final = host.until(lambda f: f["type"] == "state" and f["table"]["status"] == "over",

@@ -257,16 +257,11 @@ def test_create_table_validation(harness: Harness) -> None:
 
 def test_chips_history_after_hands(harness: Harness) -> None:
     created, host, _players = seat_table(harness, [], bots=("station", "tight", "random"),
-                                        max_hands=3)
-    host.until(lambda f: f["type"] == "state" and f["table"]["status"] == "over", timeout=10)
+                                         max_hands=3)
+    over = host.until(lambda f: f["type"] == "state" and f["table"]["status"] == "over",
+                      timeout=10)
+    played = over["table"]["outcome"]["hands"]
+    assert 1 <= played <= 3  # three hands, unless a bot took every chip sooner
     chips = harness.client.get(f"/api/tables/{created['table_id']}/chips").json()
-    assert [h["hand"] for h in chips["hands"]] == [1, 2, 3]
+    assert [h["hand"] for h in chips["hands"]] == list(range(1, played + 1))
     assert all(sum(h["stacks"].values()) == 600 for h in chips["hands"])
-
-
-def test_table_creation_is_rate_limited(harness: Harness) -> None:
-    codes = [harness.client.post("/api/tables", json={}).status_code for _ in range(12)]
-    assert codes[:10] == [201] * 10
-    assert codes[10:] == [429, 429]
-    harness.clock.advance(6)
-    assert harness.client.post("/api/tables", json={}).status_code == 201

@@ -137,11 +137,12 @@ def table_view(game: TableGame, lang: str, mono_now: float, wall_now: datetime) 
     if limits is not None and game.turn_key is not None and series is not None:
         seat_no = series.to_act
         assert seat_no is not None
+        started = _to_ms(game, game.turn_started, mono_now, wall_now)
         timer = {
             "seat": seat_no, "hand": game.turn_key[0], "turn": game.turn_key[1],
-            "started_at": _to_ms(game, game.turn_started, mono_now, wall_now),
-            "action_ends_at": _to_ms(game, limits[0], mono_now, wall_now),
-            "ends_at": _to_ms(game, limits[1], mono_now, wall_now),
+            "started_at": started,
+            "action_ends_at": started + round((limits[0] - game.turn_started) * 1000),
+            "ends_at": started + round((limits[1] - game.turn_started) * 1000),
             "bank_ms": game.bank_ms(seat_no), "grace": game.turn_grace,
             "server_time": epoch_ms(wall_now),
         }

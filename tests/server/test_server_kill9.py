@@ -1,0 +1,158 @@
+"""``kill -9`` on a real server process: every table continues exactly, clients reconnect.
+
+The server runs as ``python -m feltro serve`` on a free 127.0.0.1 port; the clients are real
+websocket clients that reconnect and say hello again by themselves when the connection drops.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+from realserver import Frame, LivePhone, ServerProcess
+
+pytestmark = pytest.mark.skipif(not hasattr(__import__("os"), "fork"),
+                                reason="POSIX signals")
+
+
+def _seat_players(server: ServerProcess, table_id: str, host: LivePhone,
+                  names: list[str]) -> dict[int, LivePhone]:
+    players: dict[int, LivePhone] = {}
+    for name in names:
+        phone = LivePhone(server, table_id)
+        phone.connect()
+        phone.until(lambda f: f["type"] == "state")
+        phone.send(type="join", name=name, id="join")
+        request = phone.until(lambda f: f["type"] == "seat_request")
+        phone.token, phone.role = request["token"], "player"
+        host.send(type="accept", request_id=request["request_id"], id="ok")
+        accepted = phone.until(lambda f: f["type"] == "seat_request"
+                               and f["status"] == "accepted")
+        players[accepted["seat"]] = phone
+    return players
+
+
+def _snapshot(frame: Frame) -> dict[str, Any]:
+    table, you = frame["table"], frame["you"]
+    hand = table["hand"]
+    return {
+        "hand": {k: hand[k] for k in ("number", "street", "board", "pots", "pot_total",
+                                      "current_bet", "to_act", "turn", "button", "log")},
+        "stacks": [(s["seat"], s.get("stack"), s.get("bet"), s.get("folded"))
+                   for s in table["seats"]],
+        "hole": you["hole"], "legal": you["legal"], "seat": you["seat"],
+    }
+
+
+def _act(players: dict[int, LivePhone], host: LivePhone, decisions: int,
+         rng: random.Random) -> Frame:
+    """Make human decisions until *decisions* are made and a human is to act mid-hand."""
+    made = 0
+    while True:
+        state = host.current(lambda f: f["type"] == "state" and f["table"]["hand"] is not None
+                             and not f["table"]["hand"]["over"]
+                             and f["table"]["hand"]["to_act"] in players)
+        hand = state["table"]["hand"]
+        if made >= decisions:
+            return state
+        phone = players[hand["to_act"]]
+        mine = phone.current(lambda f, h=hand: f["type"] == "state"
+                             and f["you"]["legal"] is not None
+                             and f["you"]["legal"]["turn"] == h["turn"]
+                             and f["you"]["legal"]["hand"] == h["number"])
+        legal = mine["you"]["legal"]
+        action = "check" if legal["check"] else ("call" if rng.random() < 0.8 else "fold")
+        phone.send(type="act", id=f"k{legal['hand']}-{legal['turn']}", hand=legal["hand"],
+                   turn=legal["turn"], action=action)
+        host.until(lambda f, h=hand: f["type"] == "state" and f["table"]["hand"] is not None
+                   and (f["table"]["hand"]["number"], f["table"]["hand"]["turn"])
+                   != (h["number"], h["turn"]))
+        made += 1
+
+
+def test_kill9_mid_hand_then_restart_continues_exactly(tmp_path: Path) -> None:
+    server = ServerProcess(tmp_path / "data")
+    server.start()
+    phones: list[LivePhone] = []
+    try:
+        created = server.post("/api/tables", {"seats": 4, "action_seconds": 600,
+                                              "between_hands_seconds": 0, "bot_seconds": 0})
+        table_id = created["table_id"]
+        host = LivePhone(server, table_id, "host", created["host_token"])
+        host.connect()
+        players = _seat_players(server, table_id, host, ["Ana", "Bruno", "Carla"])
+        phones = [host, *players.values()]
+        host.send(type="add_bot", kind="station", id="bot")
+        host.send(type="start", id="start")
+        _act(players, host, 5, random.Random(3))
+        for phone in phones:
+            phone.drain(0.3)
+        before = {seat: _snapshot(phone.state) for seat, phone in players.items()
+                  if phone.state is not None}
+        assert len(before) == 3
+        assert sum(b["legal"] is not None for b in before.values()) == 1
+
+        server.kill9()
+        time.sleep(0.3)
+        server.start()
+
+        for seat, phone in players.items():
+            # The client notices the drop, reconnects and says hello with its token.
+            again = phone.until(lambda f: f["type"] == "welcome", timeout=30)
+            assert again["seat"] == seat
+            assert phone.reconnects >= 1
+            state = phone.until(lambda f: f["type"] == "state")
+            phone.drain(0.3)
+            assert phone.state is not None
+            assert _snapshot(phone.state) == before[seat], f"seat {seat} differs"
+        host.until(lambda f: f["type"] == "welcome", timeout=30)
+        assert state["table"]["timer"]["action_ends_at"] - state["table"]["timer"][
+            "started_at"] == 600_000  # rebased: a fresh timer from the restart
+        # And the hand goes on.
+        _act(players, host, 2, random.Random(4))
+    finally:
+        for phone in phones:
+            phone.close()
+        server.stop()
+
+
+def test_kill9_at_random_moments_never_loses_a_table(tmp_path: Path) -> None:
+    rng = random.Random(11)
+    server = ServerProcess(tmp_path / "data")
+    server.start()
+    try:
+        bots = server.post("/api/tables", {"seats": 4, "action_seconds": None,
+                                           "between_hands_seconds": 0, "bot_seconds": 0})
+        host = LivePhone(server, bots["table_id"], "host", bots["host_token"])
+        host.connect()
+        for kind in ("random", "station", "tight", "random"):
+            host.send(type="add_bot", kind=kind, id="b")
+        host.send(type="start", id="s")
+        host.until(lambda f: f["type"] == "state" and f["table"]["hands_played"] >= 1)
+        host.close()
+        seen_hands = 0
+        for _ in range(3):
+            time.sleep(rng.uniform(0.1, 0.6))  # bots are playing: the logs are being written
+            server.kill9()
+            server.start()
+            with httpx.Client(trust_env=False, timeout=5) as client:
+                tables = client.get(f"{server.url}/api/tables").json()
+                chips = client.get(f"{server.url}/api/tables/{bots['table_id']}/chips").json()
+            assert [t["status"] for t in tables] in (["playing"], ["over"])
+            hands = chips["hands"]
+            assert len(hands) >= seen_hands  # nothing committed was lost
+            assert all(sum(h["stacks"].values()) == 800 for h in hands)  # chips conserved
+            seen_hands = len(hands)
+        watcher = LivePhone(server, bots["table_id"])
+        watcher.connect()
+        later = watcher.until(lambda f: f["type"] == "state"
+                              and (f["table"]["hands_played"] > seen_hands
+                                   or f["table"]["status"] == "over"), timeout=30)
+        assert later["table"]["status"] in ("playing", "over")  # it goes on by itself
+        watcher.close()
+    finally:
+        server.stop()
