@@ -232,7 +232,7 @@ async def test_stop_time_countdown_and_end__G6() -> None:
     app = PlayApp(session, bot_delay=0, clock=lambda: clock[0])
     async with app.run_test() as pilot:
         await _next_turn(pilot, app)
-        assert "Stop 22:05 (in 1:05:00)" in screen_text(app)
+        assert "Stop 22:05 · 1:05:00 left" in screen_text(app)
         clock[0] = NOW + timedelta(hours=2)
         app.table.refresh_all()
         assert "Time is up: last hand" in screen_text(app)

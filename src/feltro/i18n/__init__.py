@@ -1,8 +1,8 @@
 """Message catalogues: every word an interface shows, in English, pt-PT and pt-BR.
 
 One TOML file per language sits next to this module (``en.toml``, ``pt-PT.toml``,
-``pt-BR.toml``), read with the standard library. Tables nest keys: ``[action] fold = "Fold"``
-is the key ``"action.fold"``. Placeholders are ``{name}`` and nothing else (no format specs), so
+``pt-BR.toml``), read with the standard library. Tables nest keys: ``[act] fold = "Fold"``
+is the key ``"act.fold"``. Placeholders are ``{name}`` and nothing else (no format specs), so
 that any client can fill them in: the terminal game uses :func:`t`, the web client will load
 the same catalogues as JSON (:func:`catalogue` gives the flat mapping). Messages are
 UI-neutral: no key names, colours or markup.
@@ -11,7 +11,7 @@ Every language has every key with the same placeholders (``tests/test_i18n.py`` 
 A key missing in a language falls back to English; a key missing everywhere is a bug and
 raises :class:`KeyError`.
 
->>> t("action.call", "en", amount=4), t("action.call", "pt-PT", amount=4)
+>>> t("act.call", "en", amount=4), t("act.call", "pt-PT", amount=4)
 ('Call 4', 'Pagar 4')
 >>> language_from_environment({"LANG": "pt_BR.UTF-8"})
 'pt-BR'
