@@ -189,7 +189,7 @@ def play(
             stop = parse_stop_at(stop_at, now) if stop_at else None
             folder = new_series_folder(root, now)
             session, store = _create(folder, seats, seed, stop, hands, stack, language)
-    except FeltroError as exc:
+    except (FeltroError, OSError) as exc:  # a damaged log, a folder we cannot write
         typer.echo(f"feltro: {exc}", err=True)
         raise typer.Exit(1) from None
     try:

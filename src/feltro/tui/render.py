@@ -90,7 +90,7 @@ def seats_table(session: Session, viewer: int | None, lang: str) -> Table:
     table.add_column("", width=1, no_wrap=True)
     table.add_column(t("seat.seat", lang), justify="right", width=2, no_wrap=True)
     table.add_column(t("seat.name", lang), ratio=1, no_wrap=True, overflow="ellipsis")
-    table.add_column("", width=2, no_wrap=True)
+    table.add_column("", width=4, no_wrap=True)
     table.add_column(t("seat.stack", lang), justify="right", width=6, no_wrap=True)
     table.add_column(t("seat.bet", lang), justify="right", width=6, no_wrap=True)
     table.add_column(t("seat.cards", lang), width=12, no_wrap=True, overflow="ellipsis")
@@ -103,7 +103,9 @@ def seats_table(session: Session, viewer: int | None, lang: str) -> Table:
                     style="bold" if seat == viewer else ("italic" if player.is_bot else ""))
         role = ""
         if seating is not None:
-            if seat == seating.button:
+            if seat == seating.button and seat == seating.small_blind:  # heads-up (D6)
+                role = t("seat.button", lang) + "/" + t("seat.small_blind", lang)
+            elif seat == seating.button:
                 role = t("seat.button", lang)
             elif seat == seating.small_blind:
                 role = t("seat.small_blind", lang)
