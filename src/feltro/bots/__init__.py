@@ -12,13 +12,15 @@ one, so a simulation is reproducible from its seed.
 >>> import random
 >>> from feltro.bots import BOT_KINDS, make_bot
 >>> sorted(BOT_KINDS)
-['random', 'station', 'tight']
+['montecarlo', 'random', 'rules', 'station', 'tight']
 >>> make_bot("tight", random.Random(1)).name
 'tight'
 
-The built-in bots live in :mod:`feltro.bots.basic`; stronger ones come later and follow the
-same protocol. :func:`checked_action` is what a table uses to ask a bot: an answer the rules
-refuse is replaced by check, else fold, so a broken bot cannot cheat or stall the game.
+The simple bots live in :mod:`feltro.bots.basic`, the rule-based one in
+:mod:`feltro.bots.rules` and the Monte Carlo one in :mod:`feltro.bots.montecarlo`; the levels
+offered to players are in :mod:`feltro.bots.levels`. :func:`checked_action` is what a table
+uses to ask a bot: an answer the rules refuse is replaced by check, else fold, so a broken bot
+cannot cheat or stall the game.
 """
 
 from __future__ import annotations
@@ -59,11 +61,14 @@ def checked_action(bot: Bot, view: SeatView, legal: LegalActions) -> tuple[Actio
 
 def _factories() -> dict[str, Callable[[random.Random], Bot]]:
     from feltro.bots.basic import CallingStationBot, RandomBot, TightBot
+    from feltro.bots.montecarlo import MonteCarloBot
+    from feltro.bots.rules import RulesBot
 
-    return {"random": RandomBot, "station": CallingStationBot, "tight": TightBot}
+    return {"random": RandomBot, "station": CallingStationBot, "tight": TightBot,
+            "rules": RulesBot, "montecarlo": MonteCarloBot}
 
 
-BOT_KINDS: tuple[str, ...] = ("random", "station", "tight")
+BOT_KINDS: tuple[str, ...] = ("random", "station", "tight", "rules", "montecarlo")
 """The names :func:`make_bot` knows."""
 
 

@@ -6,8 +6,6 @@ Three levels, weakest first: ``random`` (random legal actions,
 pot odds, :class:`~feltro.bots.montecarlo.MonteCarloBot`). The simple bots of
 :mod:`feltro.bots` (``station``, ``tight``) are accepted too.
 
-This registry lives here until :func:`feltro.bots.make_bot` knows these levels itself.
-
 >>> import random
 >>> LEVELS
 ('random', 'rules', 'montecarlo')
@@ -18,7 +16,6 @@ This registry lives here until :func:`feltro.bots.make_bot` knows these levels i
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
 from typing import Final
 
 from feltro.bots import BOT_KINDS, Bot, make_bot
@@ -34,22 +31,11 @@ ALL_KINDS: Final = LEVELS + tuple(k for k in BOT_KINDS if k not in LEVELS)
 """Every bot name :func:`make_level` accepts."""
 
 
-def _factories() -> dict[str, Callable[[random.Random], Bot]]:
-    from feltro.bots.basic import RandomBot
-    from feltro.bots.montecarlo import MonteCarloBot
-    from feltro.bots.rules import RulesBot
-
-    return {"random": RandomBot, "rules": RulesBot, "montecarlo": MonteCarloBot}
-
-
 def make_level(name: str, rng: random.Random) -> Bot:
     """A bot of level *name* (see :data:`ALL_KINDS`) drawing its choices from *rng*.
 
     :raises ValueError: for an unknown *name*.
     """
-    factories = _factories()
-    if name in factories:
-        return factories[name](rng)
     if name in BOT_KINDS:
         return make_bot(name, rng)
     raise ValueError(f"unknown bot level {name!r}: choose one of {', '.join(ALL_KINDS)}")
