@@ -584,3 +584,22 @@ def test_standard_config_is_heads_up_aware__D6() -> None:
     assert HandConfig.standard([5, 5]).blinds == (2, 1)
     assert HandConfig.standard([5] * 5).blinds == (1, 2, 0, 0, 0)
     assert HandConfig.standard([5] * 3, ante=1).antes == (1, 1, 1)
+
+
+def test_refusals_as_data_match_the_sentences__B3_B8() -> None:
+    # X3 in miniature: bet 10, call 10, all-in 15; the first bettor may only call or fold.
+    config = HandConfig.standard([200, 200, 15, 200])
+    hand = Hand.start(config, Deck.for_deal(["AsAh", "KsKh", "QsQh", "JsJh"], "2c 7d 9h 3s 4d"))
+    play(hand, "c", "c", "c", "x")  # preflop limped round to the flop
+    play(hand, "r 10", "c", "r 13")  # p1 bets 10, p2 calls, p3 all-in for 13 more (short)
+    play(hand, "c")  # p4 calls 13
+    legal = hand.legal
+    assert legal.position == 0
+    details = legal.refusal_details
+    assert details["raise"].rule == "B8"
+    assert details["raise"].reason == "not-reopened"
+    assert details["raise"].params == {"current_bet": 13, "raised_since": 3,
+                                       "full_increment": 10}
+    assert details["check"].params == {"owed": 3}
+    assert {kind: r.rule for kind, r in details.items()} == {
+        kind: text.split(":")[0] for kind, text in legal.refusals.items()}

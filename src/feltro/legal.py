@@ -8,16 +8,30 @@ B8: the short all-in to 15 does not reopen raising for p1".
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
+from typing import NamedTuple
 
 from feltro.actions import CALL, CHECK, FOLD, Action, Raise
 
-__all__ = ["LegalActions", "seat_name"]
+__all__ = ["LegalActions", "Refusal", "seat_name"]
 
 # Why raising is closed (codes the engine computes cheaply; sentences are built on demand).
 RAISE_OPEN = 0
 RAISE_NO_CHIPS = 1  # B7: the stack does not go beyond a call
 RAISE_NOT_REOPENED = 2  # B8: a short all-in since this player acted
 RAISE_CAPPED = 3  # B10: four bets this round in fixed-limit
+
+
+class Refusal(NamedTuple):
+    """Why an action kind is not offered, as data, for interfaces that word it themselves.
+
+    *reason* is one of ``"owes"`` (B3: chips are owed, so no check), ``"no-chips"`` (B7: the
+    stack reaches no further than a call), ``"not-reopened"`` (B8: a short all-in since this
+    player acted) and ``"capped"`` (B10); *params* holds the numbers the sentence needs.
+    """
+
+    rule: str
+    reason: str
+    params: Mapping[str, int]
 
 
 def seat_name(position: int) -> str:
@@ -129,6 +143,31 @@ class LegalActions:
                                           reach)
             reasons["raise"] = f"{rule}: {message}"
         return reasons
+
+    @property
+    def refusal_details(self) -> Mapping[str, Refusal]:
+        """:attr:`refusals` as data: ``{"raise": Refusal("B8", "not-reopened", {...})}``.
+
+        Parameters: ``owed`` (B3); ``reach`` and ``current_bet`` (B7); ``current_bet``,
+        ``raised_since`` and ``full_increment`` (B8); none for B10.
+        """
+        details: dict[str, Refusal] = {}
+        if self.position is None:
+            return details
+        if not self.can_check:
+            details["check"] = Refusal("B3", "owes", {"owed": self._owed()})
+        if self._raise_info is not None and self.min_raise_to is None:
+            code, current, acted_at, increment, reach = self._raise_info
+            if code == RAISE_NO_CHIPS:
+                details["raise"] = Refusal("B7", "no-chips",
+                                           {"reach": reach, "current_bet": current})
+            elif code == RAISE_NOT_REOPENED:
+                details["raise"] = Refusal("B8", "not-reopened", {
+                    "current_bet": current, "raised_since": current - acted_at,
+                    "full_increment": increment})
+            else:
+                details["raise"] = Refusal("B10", "capped", {})
+        return details
 
     def _owed(self) -> int:
         return self.call_amount
