@@ -162,22 +162,23 @@ def parse_amount(text: str, legal: LegalActions) -> int | AmountError:
 def refusal(kind: str, view: SeatView, legal: LegalActions, lang: str) -> str | None:
     """Why *kind* (``"check"`` or ``"raise"``) is not offered, citing the rule; else ``None``.
 
-    The rule id comes from the engine's :attr:`LegalActions.refusals`; the sentence from the
-    catalogue, with amounts read from the view.
+    The rule id and numbers come from the engine's :attr:`LegalActions.refusal_details`; the
+    sentence from the catalogue.
     """
-    reason = legal.refusals.get(kind)
-    if reason is None:
+    detail = legal.refusal_details.get(kind)
+    if detail is None:
         return None
-    rule = reason.split(":", 1)[0]
+    rule = detail.rule
     me = view.position
     params: dict[str, object] = {"rule": rule, "owed": legal.call_amount,
-                                 "bet": view.current_bet}
+                                 "bet": view.current_bet, **detail.params}
     if me is not None:
         params["total"] = view.stacks[me] + view.bets[me]
     key = f"refusal.{kind}.{rule}"
     try:
         return t(key, lang, **params)
     except KeyError:
+        reason = legal.refusals[kind]
         return t("refusal.other", lang, rule=rule, detail=reason.split(":", 1)[-1].strip())
 
 
