@@ -165,6 +165,7 @@ def test_bots_fill_seats_and_are_labelled(harness: Harness) -> None:
 
 def test_host_controls_pause_resume_end(harness: Harness) -> None:
     _created, host, players = seat_table(harness, ["Ana", "Bruno"], bots=("station",))
+    host.until(lambda f: f["type"] == "state" and f["table"]["hand"] is not None)
     host.send(type="pause", id="p")
     assert host.reply("p")["type"] == "ack"
     state = host.until(lambda f: f["type"] == "state" and f["table"]["paused"])

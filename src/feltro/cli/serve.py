@@ -100,9 +100,12 @@ def serve(
         typer.echo("Only this computer can reach it; add --lan to let phones on your Wi-Fi "
                    "join.")
     typer.echo(f"Game logs: {folder}    (Ctrl+C stops; games resume where they were.)")
+    # No per-message compression: on a LAN the bandwidth is free, and zlib was a quarter of
+    # the server's CPU under load (benchmarks/load_server.py).
     uvicorn.run(create_app(config), host=bind, port=port, log_level=log_level,
                 ws_max_size=WS_MAX_SIZE, ws_ping_interval=20.0, ws_ping_timeout=20.0,
-                proxy_headers=False, server_header=False, timeout_graceful_shutdown=3)
+                ws_per_message_deflate=False, proxy_headers=False, server_header=False,
+                timeout_graceful_shutdown=3)
 
 
 def register(app: typer.Typer) -> None:

@@ -41,6 +41,7 @@ from feltro.server.model import (
     SeatRequest,
     SeatState,
     TableSettings,
+    positions_to_seats,
     precheck,
     series_has,
     turn_index,
@@ -549,12 +550,18 @@ class TableGame:
             now_hand, now_turn = self.turn_key or (0, 0)
             raise ProtocolError(ErrorCode.STALE, f"that decision was for hand {hand_no} turn "
                                 f"{turn}; the turn now is hand {now_hand} turn {now_turn}")
-        precheck(action, hand.legal)
+        order = series.seating.order if series.seating is not None else ()
+        try:
+            precheck(action, hand.legal)
+        except ProtocolError as exc:
+            exc.reason = positions_to_seats(exc.reason, order)
+            raise
         try:
             store.act(action, seat)
         except IllegalActionError as exc:
             code = _FALLBACK_RULE_CODES.get(exc.rule, ErrorCode.ILLEGAL_ACTION)
-            raise ProtocolError(code, str(exc), rule=exc.rule) from None
+            raise ProtocolError(code, positions_to_seats(str(exc), order),
+                                rule=exc.rule) from None
         recent[action_id] = None
         if len(recent) > _RECENT_IDS:
             recent.popitem(last=False)

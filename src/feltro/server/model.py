@@ -7,7 +7,8 @@ only token *hashes*, and those are left out of ``repr`` so that no log line can 
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import re
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, fields
 from datetime import datetime
 from typing import Any
@@ -26,6 +27,7 @@ __all__ = [
     "SeatState",
     "TableSettings",
     "parse_action",
+    "positions_to_seats",
     "precheck",
     "series_has",
     "turn_index",
@@ -180,3 +182,20 @@ def precheck(action: Action, legal: LegalActions) -> None:
     if isinstance(action, Raise) and legal.min_raise_to is None:
         reason = refusals.get("raise", "raising is closed")
         raise ProtocolError(ErrorCode.RAISE_CLOSED, reason, rule=reason.split(":", 1)[0])
+
+
+_POSITION = re.compile(r"\bp(\d{1,2})\b")
+
+
+def positions_to_seats(text: str, order: Sequence[int]) -> str:
+    """The engine names hand positions ``p1``, ``p2``...; players know seat numbers.
+
+    >>> positions_to_seats("B3: p2 cannot check facing a bet", (4, 7, 1))
+    'B3: seat 7 cannot check facing a bet'
+    """
+
+    def seat(match: re.Match[str]) -> str:
+        index = int(match.group(1)) - 1
+        return f"seat {order[index]}" if 0 <= index < len(order) else match.group(0)
+
+    return _POSITION.sub(seat, text)

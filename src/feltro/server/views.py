@@ -39,7 +39,7 @@ from feltro.names import describe_class
 from feltro.pots import build_pots
 from feltro.server.clock import epoch_ms
 from feltro.server.game import TableGame
-from feltro.server.model import Identity
+from feltro.server.model import Identity, positions_to_seats
 from feltro.view import SeatView
 
 __all__ = ["hand_name", "state_frame", "table_view", "you_view"]
@@ -341,7 +341,8 @@ def _own_cards(game: TableGame, seat: int, lang: str, you: dict[str, Any]) -> No
             "raise": ({"min": legal.min_raise_to, "max": legal.max_raise_to}
                       if legal.min_raise_to is not None and legal.max_raise_to is not None
                       else None),
-            "refusals": dict(legal.refusals),
+            "refusals": {kind: positions_to_seats(reason, seating.order)
+                         for kind, reason in legal.refusals.items()},
         }
 
 
