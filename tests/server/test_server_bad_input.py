@@ -220,6 +220,8 @@ def test_closed_raise_gives_the_rule(harness: Harness) -> None:
         assert error["code"] == "raise_closed"
         assert error["rule"] in ("B7", "B8")
         assert legal["refusals"]["raise"].startswith(error["rule"])
+        assert legal["refusal_details"]["raise"]["rule"] == error["rule"]
+        assert "seat " in legal["refusals"]["raise"]  # seats, not the engine's positions
     else:
         actor.send(type="act", id="r", hand=legal["hand"], turn=legal["turn"], action="raise",
                    to=legal["raise"]["max"] + 1)

@@ -66,3 +66,48 @@ def test_bots_only_series_runs_by_itself(harness: Harness) -> None:
                        timeout=20)
     assert final["table"]["outcome"]["end"] == "last_player"
     assert all(s["bot"] for s in final["table"]["seats"] if s["occupied"])
+
+
+def test_a_player_downloads_only_their_own_hand_histories(harness: Harness) -> None:
+    from feltro.history import loads_all
+
+    rng = random.Random(5)
+    created, host, players = seat_table(harness, ["Ana", "Bruno", "Carla"], stack=40)
+    table_id = created["table_id"]
+    url = f"/api/tables/{table_id}/histories"
+    drive(host, players, lambda legal: random_action(legal, rng),
+          lambda f: f["table"]["hands_played"] >= 4 or f["table"]["status"] == "over")
+    token = players[1].token
+    response = harness.client.post(url, json={"token": token})
+    assert response.status_code == 200
+    assert "attachment" in response.headers["content-disposition"]
+    records = loads_all(response.text)
+    assert len(records) >= 1
+    store = harness.game(table_id).store
+    for name, record in records:
+        number = int(name.removeprefix("hand-"))
+        truth = store.export_phh(number)
+        position = truth.seats.index(1)
+        shown = " ".join(line for line in truth.actions if " sm " in line)
+        for mine, real in zip(record.actions, truth.actions, strict=True):
+            if real.startswith(f"d dh p{position + 1} "):
+                assert mine == real  # Ana's own cards
+            elif real.startswith("d dh "):
+                assert mine.endswith("??"), mine  # everybody else's are hidden
+                card = real.split()[-1]
+                assert card not in mine
+            else:
+                assert mine == real  # board, actions, shows
+        others = {line.split()[-1] for line in truth.actions
+                  if line.startswith("d dh") and not line.startswith(f"d dh p{position + 1} ")}
+        leaked = {c for c in others if c in " ".join(record.actions) and c not in shown}
+        assert not leaked
+    for bad in ({"token": created["host_token"]}, {"token": "x" * 32}, {}, {"token": 5}):
+        assert harness.client.post(url, json=bad).status_code in (403, 422)
+
+
+def test_histories_before_the_start(harness: Harness) -> None:
+    created, _host, players = seat_table(harness, ["Ana", "Bruno"], start=False)
+    response = harness.client.post(f"/api/tables/{created['table_id']}/histories",
+                                   json={"token": players[1].token})
+    assert response.status_code == 409

@@ -12,6 +12,8 @@ HTTP routes (JSON unless said otherwise; ``docs/protocol.md`` has examples):
 * ``POST /api/qr`` — a QR code (SVG) of any short text, e.g. a seat link to move to another
   phone; the text travels in the body, never in a URL (URLs end up in access logs).
 * ``GET /api/tables/{id}/chips`` — every player's chips after each hand (for a chart).
+* ``POST /api/tables/{id}/histories`` — a player's own finished hands as PHH (``.phhs``), other
+  players' unshown cards as ``??``; the seat token goes in the JSON body.
 * ``GET /healthz`` — ``ok``.
 * ``WS /ws/{id}`` — the game protocol (:mod:`feltro.server.protocol`).
 * Pages: ``/``, ``/host/{id}``, ``/join/{id}``, ``/play/{id}``, ``/table/{id}`` serve
@@ -38,7 +40,9 @@ from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from feltro import __version__
+from feltro.errors import HistoryError
 from feltro.server.clock import Clock, SystemClock
+from feltro.server.histories import player_histories
 from feltro.server.model import TableSettings
 from feltro.server.protocol import (
     MAX_MESSAGE_BYTES,
@@ -86,6 +90,13 @@ class ServerConfig:
     create_per_minute: float = 10.0
     """Tables one client address may create per minute (the server's own machine: any)."""
     static_dir: Path = STATIC
+
+
+class HistoriesRequest(BaseModel):
+    """``POST /api/tables/{id}/histories``: the seat token (in the body, never in a URL)."""
+
+    model_config = ConfigDict(extra="forbid", strict=True)
+    token: str = Field(min_length=16, max_length=128)
 
 
 class QrRequest(BaseModel):
@@ -198,6 +209,23 @@ def create_app(config: ServerConfig) -> FastAPI:
     async def any_qr(body: QrRequest) -> Response:
         return Response(_qr_svg(body.text), media_type="image/svg+xml",
                         headers={"Cache-Control": "no-store"})
+
+    @app.post("/api/tables/{table_id}/histories")
+    async def histories(table_id: str, body: HistoriesRequest) -> Response:
+        game = room_of(table_id).game
+        identity = game.identify(body.token)
+        if identity is None or identity.role != "player" or identity.seat is None:
+            raise HTTPException(403, "that is not a seat token of this table")
+        if game.store is None:
+            raise HTTPException(409, "the series has not started")
+        try:
+            text = player_histories(game.store, identity.seat)
+        except HistoryError as exc:
+            raise HTTPException(409, str(exc)) from None
+        name = f"feltro-{table_id}-seat{identity.seat}.phhs"
+        return Response(text, media_type="text/plain; charset=utf-8",
+                        headers={"Content-Disposition": f'attachment; filename="{name}"',
+                                 "Cache-Control": "no-store"})
 
     @app.get("/api/tables/{table_id}/chips")
     async def chips(table_id: str) -> dict[str, Any]:

@@ -539,6 +539,12 @@ class TableOut(_Out):
     problem: str | None
 
 
+class RefusalOut(_Out):
+    rule: str
+    reason: Literal["owes", "no-chips", "not-reopened", "capped"]
+    params: dict[str, int]
+
+
 class LegalOut(_Out):
     hand: int
     turn: int
@@ -547,6 +553,7 @@ class LegalOut(_Out):
     call: int
     raise_: dict[str, int] | None = Field(alias="raise")
     refusals: dict[str, str]
+    refusal_details: dict[str, RefusalOut]
 
 
 class RequestOut(_Out):

@@ -343,6 +343,9 @@ def _own_cards(game: TableGame, seat: int, lang: str, you: dict[str, Any]) -> No
                       else None),
             "refusals": {kind: positions_to_seats(reason, seating.order)
                          for kind, reason in legal.refusals.items()},
+            "refusal_details": {kind: {"rule": d.rule, "reason": d.reason,
+                                       "params": dict(d.params)}
+                                for kind, d in legal.refusal_details.items()},
         }
 
 
