@@ -5,6 +5,7 @@ Usage::
     python benchmarks/load_server.py                 # 100 tables x 6 clients, 60 s measured
     python benchmarks/load_server.py --quick         # 20 tables, 10 s (a smoke run)
     python benchmarks/load_server.py --tables 100 --seconds 60 --think 0.2 1.0
+    python benchmarks/load_server.py --stress        # then a run with 10x the action rate
 
 It starts ``python -m feltro serve`` on a free 127.0.0.1 port with a temporary data folder,
 creates the tables over HTTP, seats six websocket clients at each (join, the host accepts, the
@@ -258,6 +259,7 @@ def _percentile(values: Sequence[float], q: float) -> float:
 async def run_load(tables: int, players: int, seconds: float, warmup: float,
                    think: tuple[float, float], seed: int) -> dict[str, Any]:
     rng = random.Random(seed)
+    load_before = os.getloadavg()[0]
     metrics = Metrics()
     stop = asyncio.Event()
     with tempfile.TemporaryDirectory(prefix="feltro-load-") as data:
@@ -309,6 +311,7 @@ async def run_load(tables: int, players: int, seconds: float, warmup: float,
         "all_clients": metrics.all_clients, "each_client": metrics.each_client,
         "server_cpu": (cpu1 - cpu0) / span, "client_cpu": client_cpu / span,
         "rss": rss, "rss_max_sampled": max(rss_samples or [rss]), "peak": peak,
+        "load": (load_before, os.getloadavg()[0]),
     }
 
 
@@ -316,7 +319,8 @@ def _ms(value: float) -> str:
     return f"{value * 1000:.1f} ms"
 
 
-def report(result: dict[str, Any], command: str, goal_ms: float = 50.0) -> None:
+def sections(result: dict[str, Any], label: str, goal_ms: float = 50.0) -> list[Section]:
+    """The latency and resource tables of one run."""
     every, each = result["all_clients"], result["each_client"]
     p99 = _percentile(every, 99)
     rows = [
@@ -328,7 +332,7 @@ def report(result: dict[str, Any], command: str, goal_ms: float = 50.0) -> None:
     ]
     verdict = "met" if p99 < goal_ms / 1000 else "NOT met"
     latency = Section(
-        f"{result['tables']} tables × {result['players']} websocket clients "
+        f"{label}: {result['tables']} tables × {result['players']} websocket clients "
         f"({result['clients']} connections), {result['seconds']:.0f} s measured",
         ("latency", "samples", "p50", "p90", "p99", "max"), rows,
         [f"goal: p99 under {goal_ms:.0f} ms from an action to every client's update: "
@@ -342,21 +346,18 @@ def report(result: dict[str, Any], command: str, goal_ms: float = 50.0) -> None:
          "hears of it; untimed tables",
          f"setup (create tables, join, accept, start): {result['setup']:.1f} s"])
     resources = Section(
-        "Server process", ("measure", "value"),
+        f"{label}: server process", ("measure", "value"),
         [["CPU (user + system), share of one core", f"{result['server_cpu'] * 100:.0f}%"],
          ["resident memory at the end", f"{result['rss']:.0f} MiB"],
          ["resident memory, peak (VmHWM)", f"{result['peak']:.0f} MiB"],
          ["load generator CPU (same machine), share of one core",
           f"{result['client_cpu'] * 100:.0f}%"]],
         ["CPU and memory read from /proc/<pid>/stat and /proc/<pid>/status",
+         f"machine load average (1 min) before / after: {result['load'][0]:.2f} / "
+         f"{result['load'][1]:.2f} (other work on the machine shows up in the tails)",
          "the clients run in this one process, on the same 2 cores as the server: their "
          "own queueing is inside the figures"])
-    for section in (latency, resources):
-        print_section(section)
-    info = machine_info(["fastapi", "uvicorn", "websockets", "pydantic"])
-    path = write_results("server_load", "Server load (feltro serve)", [latency, resources],
-                         info, command)
-    print(f"\nwritten: {path}")
+    return [latency, resources]
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -369,16 +370,29 @@ def main(argv: Sequence[str] | None = None) -> int:
                         metavar=("MIN", "MAX"))
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--quick", action="store_true", help="20 tables, 10 s")
+    parser.add_argument("--stress", action="store_true",
+                        help="then a second run with clients thinking 0.02-0.1 s (headroom)")
     args = parser.parse_args(argv)
     if args.quick:
         args.tables, args.seconds, args.warmup = 20, 10.0, 2.0
     budget = args.seconds + args.warmup + 120 + args.tables  # setup scales with tables
-    result = asyncio.run(asyncio.wait_for(
-        run_load(args.tables, args.players, args.seconds, args.warmup, tuple(args.think),
-                 args.seed), timeout=budget))
+    scenarios = [("paced", tuple(args.think))]
+    if args.stress:
+        scenarios.append(("stress", (0.02, 0.1)))
+    tables: list[Section] = []
+    for label, think in scenarios:
+        result = asyncio.run(asyncio.wait_for(
+            run_load(args.tables, args.players, args.seconds, args.warmup, think, args.seed),
+            timeout=budget))
+        for section in sections(result, label):
+            print_section(section)
+            tables.append(section)
     command = "python benchmarks/load_server.py " + " ".join(argv if argv is not None
                                                               else sys.argv[1:])
-    report(result, command.strip())
+    info = machine_info(["fastapi", "uvicorn", "websockets", "pydantic"])
+    path = write_results("server_load", "Server load (feltro serve)", tables, info,
+                         command.strip())
+    print(f"\nwritten: {path}")
     return 0
 
 
