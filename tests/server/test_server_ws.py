@@ -266,3 +266,32 @@ def test_chips_history_after_hands(harness: Harness) -> None:
     chips = harness.client.get(f"/api/tables/{created['table_id']}/chips").json()
     assert [h["hand"] for h in chips["hands"]] == list(range(1, played + 1))
     assert all(sum(h["stacks"].values()) == 600 for h in chips["hands"])
+
+
+def test_pending_requests_are_refused_at_the_start(harness: Harness) -> None:
+    created, host, _players = seat_table(harness, ["Ana", "Bruno"], start=False)
+    late = harness.phone(created["table_id"])
+    late.hello()
+    late.send(type="join", name="Late", id="j")
+    assert late.until_type("seat_request")["status"] == "pending"
+    host.send(type="start", id="s")
+    assert host.reply("s")["type"] == "ack"
+    refused = late.until(lambda f: f["type"] == "seat_request")
+    assert refused["status"] == "refused"
+
+
+def test_security_headers(harness: Harness) -> None:
+    response = harness.client.get("/api/info")
+    assert response.headers["x-content-type-options"] == "nosniff"
+    assert response.headers["x-frame-options"] == "DENY"
+    assert response.headers["referrer-policy"] == "no-referrer"
+
+
+def test_settings_from_an_older_log_get_defaults() -> None:
+    from feltro.server.model import TableSettings
+
+    settings = TableSettings.from_dict({"name": "Old", "seats": 4, "stack": 100,
+                                        "small_blind": 1, "big_blind": 2, "ante": 0,
+                                        "structure": "no-limit", "stop_at": None})
+    assert settings.action_seconds == 30
+    assert settings.bank_seconds == 60

@@ -466,6 +466,8 @@ class TableGame:
             store.close()
             raise
         self.store = store
+        for request in self.pending_requests():  # seats are fixed from now on
+            self._log("refused", {"request_id": request.request_id})
         self._make_bots()
         self.next_deal_at = now
 

@@ -87,8 +87,9 @@ class TableSettings:
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> TableSettings:
-        """Inverse of :meth:`to_dict`."""
-        values = dict(data)
+        """Inverse of :meth:`to_dict`; fields a newer server added get their defaults."""
+        values = CreateTable().model_dump()
+        values.update({k: v for k, v in data.items() if k in values})
         values["stop_at"] = (datetime.fromisoformat(values["stop_at"])
                              if values.get("stop_at") else None)
         return cls(**values)
