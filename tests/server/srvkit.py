@@ -190,7 +190,8 @@ def seat_table(h: Harness, humans: list[str], bots: tuple[str, ...] = (),
 
     Returns the creation answer, the host's phone and the players' phones by seat.
     """
-    created = h.create_table(seats=max(2, len(humans) + len(bots)), **settings)
+    settings.setdefault("seats", max(2, len(humans) + len(bots)))
+    created = h.create_table(**settings)
     table_id = created["table_id"]
     host = h.phone(table_id)
     host.hello("host", created["host_token"])

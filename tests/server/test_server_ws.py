@@ -269,7 +269,7 @@ def test_chips_history_after_hands(harness: Harness) -> None:
 
 
 def test_pending_requests_are_refused_at_the_start(harness: Harness) -> None:
-    created, host, _players = seat_table(harness, ["Ana", "Bruno"], start=False)
+    created, host, _players = seat_table(harness, ["Ana", "Bruno"], start=False, seats=3)
     late = harness.phone(created["table_id"])
     late.hello()
     late.send(type="join", name="Late", id="j")
