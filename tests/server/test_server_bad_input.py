@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -315,3 +316,34 @@ def test_origin_is_checked(harness: Harness, origin: str | None, allowed: bool) 
 
         with pytest.raises(WebSocketDisconnect):
             harness.phone(table_id, **headers)
+
+
+def test_connections_per_table_are_limited(tmp_path: Path) -> None:
+    from srvkit import harness_at
+
+    with harness_at(tmp_path, max_connections_per_table=3) as h:
+        table_id = h.create_table()["table_id"]
+        for _ in range(3):
+            assert h.phone(table_id).hello()["type"] == "welcome"
+        extra = h.phone(table_id)
+        assert extra.recv()["code"] == "rate_limited"
+        with pytest.raises(ConnectionError):
+            extra.recv()
+
+
+def test_a_refused_visitor_may_ask_again(harness: Harness) -> None:
+    created = harness.create_table()
+    host = harness.phone(created["table_id"])
+    host.hello("host", created["host_token"])
+    eve = harness.phone(created["table_id"])
+    eve.hello()
+    eve.send(type="join", name="Eve", id="j1")
+    first = eve.until_type("seat_request")
+    eve.send(type="join", name="Eve", id="j2")
+    assert _error(eve, "j2")["code"] == "too_many_requests"  # one request at a time
+    host.send(type="refuse", request_id=first["request_id"], id="no")
+    assert eve.until(lambda f: f["type"] == "seat_request")["status"] == "refused"
+    eve.send(type="join", name="Eve", id="j3")
+    again = eve.until(lambda f: f["type"] == "seat_request" and f.get("ref") == "j3")
+    assert again["status"] == "pending"
+    assert again["request_id"] != first["request_id"]

@@ -84,6 +84,8 @@ class ServerConfig:
     """Extra websocket origins to accept besides the server's own address."""
     tick_interval: float = 0.05
     max_tables: int = 500
+    max_connections_per_table: int = 64
+    """Websockets one table accepts at once (phones, second devices, screens)."""
     rate: float = 20.0
     """Messages a second per websocket, on average."""
     burst: float = 40.0
@@ -256,6 +258,11 @@ def create_app(config: ServerConfig) -> FastAPI:
         if room is None:
             await websocket.send_text(error_frame(ErrorCode.BAD_TOKEN, "no such table"))
             await websocket.close(code=4404)
+            return
+        if len(room.connections) >= config.max_connections_per_table:
+            await websocket.send_text(error_frame(ErrorCode.RATE_LIMITED, "too many "
+                                                  "connections to this table"))
+            await websocket.close(code=1013)
             return
 
         async def close(code: int) -> None:

@@ -207,7 +207,9 @@ class Room:
                 self._send_state(conn)
                 return False
             case p.Join():
-                if conn.identity is not None and conn.identity.role != "host":
+                refused = (conn.identity is not None and conn.identity.role == "pending"
+                           and conn.seen_status == "refused")
+                if conn.identity is not None and conn.identity.role != "host" and not refused:
                     raise ProtocolError(ErrorCode.TOO_MANY_REQUESTS, "this connection already "
                                         "has a seat or a request")
                 by_host = game.is_host(conn.identity)
