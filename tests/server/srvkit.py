@@ -10,13 +10,17 @@ import contextlib
 import json
 import random
 import re
+import warnings
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import anyio
-from starlette.testclient import TestClient
+
+with warnings.catch_warnings():  # newer Starlette prefers "httpx2", not installed here
+    warnings.simplefilter("ignore")
+    from starlette.testclient import TestClient
 
 from feltro.server.app import ServerConfig, create_app
 from feltro.server.clock import FakeClock
