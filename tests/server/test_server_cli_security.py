@@ -142,3 +142,14 @@ def test_token_bucket() -> None:
     now[0] += 1.0
     assert [bucket.take() for _ in range(3)] == [True, True, False]
     assert bucket.refused == 2
+
+
+def test_default_data_folder() -> None:
+    from feltro.cli.serve import default_data_dir
+
+    assert default_data_dir({"FELTRO_DATA_DIR": "/d"}, "linux") == Path("/d/server")
+    assert default_data_dir({"HOME": "/h"}, "linux") == Path("/h/.local/share/feltro/server")
+    assert default_data_dir({"HOME": "/h", "XDG_DATA_HOME": "/x"}, "linux") == \
+        Path("/x/feltro/server")
+    assert default_data_dir({"HOME": "/h"}, "darwin") == \
+        Path("/h/Library/Application Support/feltro/server")

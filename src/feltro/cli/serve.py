@@ -9,6 +9,7 @@ from __future__ import annotations
 import os
 import socket
 import sys
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Annotated
 
@@ -21,15 +22,27 @@ WS_MAX_SIZE = 64 * 1024
 anything above 4 KiB itself)."""
 
 
-def default_data_dir(environ: dict[str, str] | None = None) -> Path:
-    """Where the server keeps its logs: the user's data folder, ``feltro/server`` inside it."""
+def default_data_dir(environ: Mapping[str, str] | None = None,
+                     platform: str | None = None) -> Path:
+    """Where the server keeps its logs: ``server/`` in feltro's data folder.
+
+    The data folder follows the terminal game's rule (``feltro.tui.datadir``, which the server
+    must not import): ``$FELTRO_DATA_DIR``, else ``$XDG_DATA_HOME/feltro`` or
+    ``~/.local/share/feltro``, ``~/Library/Application Support/feltro`` on macOS,
+    ``%APPDATA%\\feltro`` on Windows.
+    """
     env = os.environ if environ is None else environ
-    if sys.platform == "win32":  # pragma: no cover - exercised on Windows only
-        base = Path(env.get("LOCALAPPDATA") or Path.home() / "AppData" / "Local")
-    elif sys.platform == "darwin":  # pragma: no cover - exercised on macOS only
-        base = Path.home() / "Library" / "Application Support"
+    platform = sys.platform if platform is None else platform
+    if env.get("FELTRO_DATA_DIR"):
+        return Path(env["FELTRO_DATA_DIR"]).expanduser() / "server"
+    home = Path(env.get("HOME") or Path.home())
+    if platform == "win32":
+        base = Path(env.get("APPDATA") or home / "AppData" / "Roaming")
+    elif platform == "darwin":
+        base = home / "Library" / "Application Support"
     else:
-        base = Path(env.get("XDG_DATA_HOME") or Path.home() / ".local" / "share")
+        xdg = env.get("XDG_DATA_HOME")
+        base = Path(xdg) if xdg and Path(xdg).is_absolute() else home / ".local" / "share"
     return base / "feltro" / "server"
 
 
