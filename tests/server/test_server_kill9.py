@@ -156,3 +156,30 @@ def test_kill9_at_random_moments_never_loses_a_table(tmp_path: Path) -> None:
         watcher.close()
     finally:
         server.stop()
+
+
+def test_real_server_refuses_other_origins_and_huge_frames(tmp_path: Path) -> None:
+    import json
+
+    from websockets.exceptions import ConnectionClosedError, InvalidStatus
+    from websockets.sync.client import connect
+
+    server = ServerProcess(tmp_path / "data")
+    server.start()
+    try:
+        table = server.post("/api/tables", {})
+        url = f"ws://127.0.0.1:{server.port}/ws/{table['table_id']}"
+        with connect(url, proxy=None, origin=f"http://127.0.0.1:{server.port}") as ws:
+            ws.send(json.dumps({"type": "hello", "protocol": 1, "role": "spectator"}))
+            assert json.loads(ws.recv(timeout=5))["type"] == "welcome"
+        with pytest.raises(InvalidStatus) as refused:
+            connect(url, proxy=None, origin="http://evil.example")
+        assert refused.value.response.status_code == 403
+        with connect(url, proxy=None) as ws:
+            ws.send("x" * 100_000)
+            with pytest.raises(ConnectionClosedError) as closed:
+                ws.recv(timeout=5)
+        assert closed.value.rcvd is not None
+        assert closed.value.rcvd.code == 1009  # message too big, cut by the transport
+    finally:
+        server.stop()
