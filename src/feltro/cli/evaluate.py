@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 import random
 from typing import Annotated
 
@@ -25,22 +24,10 @@ _TEXT = {
 }
 
 
-def language_from_environment(environ: dict[str, str] | None = None) -> str:
-    """The interface language from the usual locale variables, English by default."""
-    env = os.environ if environ is None else environ
-    for name in ("LC_ALL", "LC_MESSAGES", "LANG"):
-        value = env.get(name, "")
-        if value.startswith("pt_BR") or value.startswith("pt-BR"):
-            return "pt-BR"
-        if value.startswith("pt"):
-            return "pt-PT"
-        if value:
-            return "en"
-    return "en"
-
-
 def _language(lang: str | None) -> str:
     if lang is None:
+        from feltro.i18n import language_from_environment
+
         return language_from_environment()
     if lang not in LANGUAGES:
         raise typer.BadParameter(f"unknown language {lang!r}; use one of {', '.join(LANGUAGES)}")

@@ -6,9 +6,7 @@ and the other commands never load it.
 
 from __future__ import annotations
 
-import os
 import socket
-import sys
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Annotated
@@ -24,26 +22,11 @@ anything above 4 KiB itself)."""
 
 def default_data_dir(environ: Mapping[str, str] | None = None,
                      platform: str | None = None) -> Path:
-    """Where the server keeps its logs: ``server/`` in feltro's data folder.
+    """Where the server keeps its logs: ``server/`` in feltro's data folder
+    (:func:`feltro.paths.data_dir`)."""
+    from feltro.paths import data_dir
 
-    The data folder follows the terminal game's rule (``feltro.tui.datadir``, which the server
-    must not import): ``$FELTRO_DATA_DIR``, else ``$XDG_DATA_HOME/feltro`` or
-    ``~/.local/share/feltro``, ``~/Library/Application Support/feltro`` on macOS,
-    ``%APPDATA%\\feltro`` on Windows.
-    """
-    env = os.environ if environ is None else environ
-    platform = sys.platform if platform is None else platform
-    if env.get("FELTRO_DATA_DIR"):
-        return Path(env["FELTRO_DATA_DIR"]).expanduser() / "server"
-    home = Path(env.get("HOME") or Path.home())
-    if platform == "win32":
-        base = Path(env.get("APPDATA") or home / "AppData" / "Roaming")
-    elif platform == "darwin":
-        base = home / "Library" / "Application Support"
-    else:
-        xdg = env.get("XDG_DATA_HOME")
-        base = Path(xdg) if xdg and Path(xdg).is_absolute() else home / ".local" / "share"
-    return base / "feltro" / "server"
+    return data_dir(environ, platform) / "server"
 
 
 def lan_address() -> str:

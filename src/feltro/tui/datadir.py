@@ -1,9 +1,7 @@
 """Where the game keeps its series: the user's data folder, one folder per series.
 
-The data folder is ``$FELTRO_DATA_DIR`` when set (tests point it at a temporary folder), else
-the platform's usual place, worked out by hand like ``platformdirs`` would:
-``$XDG_DATA_HOME/feltro`` or ``~/.local/share/feltro`` on Linux and other Unixes,
-``~/Library/Application Support/feltro`` on macOS, ``%APPDATA%\\feltro`` on Windows.
+The data folder is :func:`feltro.paths.data_dir` (``$FELTRO_DATA_DIR``, else the platform's
+usual place).
 
 Each series gets ``series/<id>/`` (the id is the local start time, ``20250101-213005``)::
 
@@ -15,9 +13,7 @@ Each series gets ``series/<id>/`` (the id is the local start time, ``20250101-21
 from __future__ import annotations
 
 import json
-import os
-import sys
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
@@ -25,6 +21,7 @@ from typing import Any
 
 from feltro.errors import StoreError
 from feltro.history import HandRecord, dumps, load
+from feltro.paths import data_dir
 from feltro.session import Player
 
 __all__ = [
@@ -36,24 +33,6 @@ __all__ = [
 ]
 
 _PLAYERS_FORMAT = "feltro-players/1"
-
-
-def data_dir(environ: Mapping[str, str] | None = None, platform: str | None = None) -> Path:
-    """The folder feltro keeps its data in (see the module docstring); not created here."""
-    env = os.environ if environ is None else environ
-    platform = sys.platform if platform is None else platform
-    if env.get("FELTRO_DATA_DIR"):
-        return Path(env["FELTRO_DATA_DIR"]).expanduser()
-    home = Path(env.get("HOME") or Path.home())
-    if platform == "win32":
-        base = env.get("APPDATA") or str(home / "AppData" / "Roaming")
-        return Path(base) / "feltro"
-    if platform == "darwin":
-        return home / "Library" / "Application Support" / "feltro"
-    xdg = env.get("XDG_DATA_HOME")
-    if xdg and Path(xdg).is_absolute():
-        return Path(xdg) / "feltro"
-    return home / ".local" / "share" / "feltro"
 
 
 @dataclass(frozen=True)
