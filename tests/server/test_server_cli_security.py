@@ -153,3 +153,12 @@ def test_default_data_folder() -> None:
         Path("/x/feltro/server")
     assert default_data_dir({"HOME": "/h"}, "darwin") == \
         Path("/h/Library/Application Support/feltro/server")
+
+
+def test_qr_code_is_a_standalone_svg_document() -> None:
+    # An <img src> or a download needs the SVG namespace on the root element.
+    from feltro.server.app import _qr_svg
+
+    svg = _qr_svg("http://127.0.0.1:8000/join/abc").decode()
+    assert svg.startswith("<svg")
+    assert 'xmlns="http://www.w3.org/2000/svg"' in svg

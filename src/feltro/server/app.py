@@ -28,6 +28,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import gc
+import io
 import logging
 from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
@@ -356,5 +357,7 @@ def _qr_svg(text: str) -> bytes:
     import segno
 
     qr = segno.make(text, error="m")
-    data: bytes = qr.svg_inline(scale=6, border=2).encode()
-    return data
+    out = io.BytesIO()
+    # A standalone SVG document (with its xmlns), so it works as an <img> and as a download.
+    qr.save(out, kind="svg", scale=6, border=2, xmldecl=False)
+    return out.getvalue()
