@@ -39,20 +39,19 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
 import random
 import sqlite3
-import sys
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
 from types import TracebackType
-from typing import IO, Any
+from typing import Any
 
 from feltro.actions import Action
 from feltro.errors import FeltroError, HistoryError, StoreError
 from feltro.events import ActionTaken, BoardDealt, CardsMucked, CardsShown, Event, HoleCardDealt
+from feltro.filelock import FileLock
 from feltro.hand import Hand, Structure
 from feltro.history.phh import HandRecord, format_phh_cards
 from feltro.series import Series, SeriesConfig
@@ -106,46 +105,13 @@ def _seat_map(stacks: Mapping[int, int]) -> dict[str, int]:
 # --- the lock ----------------------------------------------------------------------------------
 
 
-class _WriterLock:
-    """An exclusive, non-blocking OS lock on ``<log>.lock``; released by close or by death."""
-
-    def __init__(self, log_path: Path) -> None:
-        self.path = log_path.with_name(log_path.name + ".lock")
-        try:
-            handle: IO[str] = open(self.path, "a+", encoding="utf-8")  # noqa: SIM115 (held)
-        except OSError as exc:
-            raise StoreError(f"{log_path}: cannot open the lock file {self.path} "
-                             f"({exc.strerror})") from None
-        try:
-            _lock_file(handle)
-        except OSError:
-            handle.seek(0)
-            holder = handle.read().strip() or "unknown"
-            handle.close()
-            raise StoreError(f"{log_path}: the series is already open for writing (by pid "
-                             f"{holder}); close it there first") from None
-        handle.seek(0)
-        handle.truncate()
-        handle.write(str(os.getpid()))
-        handle.flush()
-        self._handle: IO[str] | None = handle
-
-    def release(self) -> None:
-        if self._handle is not None:
-            self._handle.close()  # closing the descriptor releases the lock
-            self._handle = None
-
-
-if sys.platform == "win32":  # pragma: no cover - exercised on Windows only
-    import msvcrt
-
-    def _lock_file(handle: IO[str]) -> None:
-        msvcrt.locking(handle.fileno(), msvcrt.LK_NBLCK, 1)
-else:
-    import fcntl
-
-    def _lock_file(handle: IO[str]) -> None:
-        fcntl.flock(handle.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+def _writer_lock(log_path: Path) -> FileLock:
+    """The one-writer lock of a series log: ``<log>.lock``."""
+    return FileLock(
+        log_path.with_name(log_path.name + ".lock"),
+        lambda holder: (f"{log_path}: the series is already open for writing (by pid {holder}); "
+                        f"close it there first"),
+    )
 
 
 # --- reading and checking ----------------------------------------------------------------------
@@ -256,7 +222,7 @@ class SeriesStore:
     directly: the log would not know), and :meth:`close` it (or use ``with``).
     """
 
-    def __init__(self, path: Path, connection: sqlite3.Connection, lock: _WriterLock,
+    def __init__(self, path: Path, connection: sqlite3.Connection, lock: FileLock,
                  series: Series, records: int, chain: str) -> None:
         self.path = path
         self.series = series
@@ -290,7 +256,7 @@ class SeriesStore:
         if series_seed is None:
             series_seed = (rng or random.SystemRandom()).getrandbits(128)
         series = Series(config, series_seed)
-        lock = _WriterLock(path)
+        lock = _writer_lock(path)
         try:
             connection = _connect(path)
         except (sqlite3.Error, OSError) as exc:
@@ -318,7 +284,7 @@ class SeriesStore:
         path = Path(path)
         if not path.is_file():
             raise StoreError(f"{path}: no such series log")
-        lock = _WriterLock(path)
+        lock = _writer_lock(path)
         try:
             try:
                 connection = _connect(path)
@@ -336,7 +302,7 @@ class SeriesStore:
         return store
 
     @classmethod
-    def _replay(cls, path: Path, connection: sqlite3.Connection, lock: _WriterLock,
+    def _replay(cls, path: Path, connection: sqlite3.Connection, lock: FileLock,
                 records: Sequence[Record]) -> SeriesStore:
         head = records[0]
         try:

@@ -15,15 +15,14 @@ process dies. Bodies are JSON and never hold a token or a hidden card (only toke
 from __future__ import annotations
 
 import json
-import os
 import sqlite3
-import sys
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import IO, Any
+from typing import Any
 
 from feltro.errors import StoreError
+from feltro.filelock import FileLock
 
 __all__ = ["FORMAT", "Journal", "JournalRecord"]
 
@@ -64,7 +63,11 @@ class Journal:
         self.folder = Path(folder)
         self.folder.mkdir(parents=True, exist_ok=True)
         self.path = self.folder / "server.sqlite"
-        self._lock = _FolderLock(self.folder / "server.sqlite.lock")
+        self._lock = FileLock(
+            self.folder / "server.sqlite.lock",
+            lambda holder: (f"{self.folder}: another feltro server (pid {holder}) is using this "
+                            f"data folder; stop it or choose another --data"),
+        )
         try:
             self._db: sqlite3.Connection | None = sqlite3.connect(self.path,
                                                                   isolation_level=None)
@@ -135,38 +138,3 @@ class Journal:
         return self._db
 
 
-class _FolderLock:
-    """An exclusive, non-blocking OS lock; released by :meth:`release` or by process death."""
-
-    def __init__(self, path: Path) -> None:
-        handle: IO[str] = open(path, "a+", encoding="utf-8")  # noqa: SIM115 (held open)
-        try:
-            _lock(handle)
-        except OSError:
-            handle.seek(0)
-            holder = handle.read().strip() or "unknown"
-            handle.close()
-            raise StoreError(f"{path.parent}: another feltro server (pid {holder}) is using "
-                             f"this data folder; stop it or choose another --data") from None
-        handle.seek(0)
-        handle.truncate()
-        handle.write(str(os.getpid()))
-        handle.flush()
-        self._handle: IO[str] | None = handle
-
-    def release(self) -> None:
-        if self._handle is not None:
-            self._handle.close()
-            self._handle = None
-
-
-if sys.platform == "win32":  # pragma: no cover - exercised on Windows only
-    import msvcrt
-
-    def _lock(handle: IO[str]) -> None:
-        msvcrt.locking(handle.fileno(), msvcrt.LK_NBLCK, 1)
-else:
-    import fcntl
-
-    def _lock(handle: IO[str]) -> None:
-        fcntl.flock(handle.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
