@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from feltro.actions import Call, Raise
+from feltro.actions import Call, Fold, Raise
 from feltro.cards import Deck
 from feltro.errors import ConfigError, IllegalActionError
 from feltro.events import BlindPosted, HoleCardDealt
@@ -358,3 +358,32 @@ def test_standings_at_any_moment__G4() -> None:
             series.act(Raise(legal.max_raise_to) if legal.max_raise_to else legal.passive)
     assert series.standings()[0].place == 1
     assert series.standings()[0].stack == 150
+
+
+def test_blinds_stay_the_same_for_the_whole_series__G5() -> None:
+    # Mixed play (shoves in some hands, calls in others) until the series ends: every hand
+    # posts from the same 1/2 blinds, however many players are left (short blinds may post less,
+    # D10, but the nominal blinds never move).
+    series = Series(SeriesConfig.with_players(6), 11)
+    rng = random.Random(11)
+    seen: set[tuple[int, ...]] = set()
+    hands = 0
+    while series.next_hand() is not None:
+        hand = series.hand
+        assert hand is not None
+        hands += 1
+        # Nominal blinds of the hand (a dead small blind leaves only the 2), and the big blind.
+        seen.add((*sorted({b for b in hand.config.blinds if b}), hand.config.big_blind))
+        while not hand.is_over:
+            legal = hand.legal
+            roll = rng.random()
+            if legal.max_raise_to is not None and roll < 0.05:
+                series.act(Raise(legal.max_raise_to))
+            elif not legal.can_check and roll < 0.6:
+                series.act(Fold())
+            else:
+                series.act(legal.passive)
+    assert hands > 20
+    assert len(series.standings()) == 6
+    assert seen <= {(1, 2, 2), (2, 2)}
+    assert (1, 2, 2) in seen
