@@ -4,6 +4,7 @@ table screen watching; no page ever receives a card it may not see."""
 from __future__ import annotations
 
 import random
+from pathlib import Path
 from typing import Any
 
 from browserkit import (
@@ -85,6 +86,13 @@ def test_whole_series_from_three_phones(chromium: Any, server: Server) -> None:
     eliminated = phones[0].frames.states()[-1]["table"]["eliminations"]
     assert eliminated, "a freezeout to the end eliminates players"
     assert phones[0].page.locator("svg.chart .out-mark").count() == len(eliminated)
+
+    # Each player downloads their own hand histories: PHH text with their cards, others hidden.
+    with phones[0].page.expect_download() as download_info:
+        phones[0].page.click("#download")
+    phh_text = Path(download_info.value.path()).read_text(encoding="utf-8")
+    assert "variant = " in phh_text
+    assert "??" in phh_text  # the other players' hole cards are hidden
 
     # Secrecy: every frame every page received, checked card by card.
     checked = sum(check_secrecy(p.frames, may_hold_cards=True) for p in phones)
