@@ -351,8 +351,9 @@ function renderActions(force) {
     app.focusAmount = null;
   }
   const refusals = Object.entries(legal.refusals || {});
+  const details = legal.refusal_details || {};
   if (refusals.length) {
-    parts.push(h("ul", { class: "refusals" }, refusals.map(([kind, text]) => h("li", {}, refusalText(kind, text)))));
+    parts.push(h("ul", { class: "refusals" }, refusals.map(([kind, text]) => h("li", {}, refusalText(kind, text, details[kind])))));
   }
   if (app.pending) parts.push(h("p", { class: "quiet" }, t("web.act.sent")));
   panel.replaceChildren(...parts);

@@ -522,8 +522,13 @@ export function ruleReason(text, kind) {
   return t("refusal.other", { rule, detail: rest });
 }
 
-/** "You can't raise: …" for a kind ("check", "raise") in `legal.refusals`. */
-export function refusalText(kind, text) {
+/** "You can't raise: …" for a kind ("check", "raise") in `legal.refusals`; with the server's
+ *  `legal.refusal_details[kind]` (rule, reason, numbers) no English is parsed at all. */
+export function refusalText(kind, text, detail = null) {
+  if (detail && detail.rule) {
+    const p = detail.params || {};
+    return t(`refusal.${kind}.${detail.rule}`, { owed: p.owed, total: p.reach, bet: p.current_bet });
+  }
   return ruleReason(text, kind);
 }
 
