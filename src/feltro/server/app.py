@@ -312,6 +312,17 @@ def create_app(config: ServerConfig) -> FastAPI:
         app.add_api_route(f"/{kind}/{{table_id}}", make(), methods=["GET"],
                           include_in_schema=False)
 
+    @app.get("/static/i18n/shared/{lang}.json", include_in_schema=False)
+    async def shared_catalogue(lang: str) -> Response:
+        """The terminal game's catalogue (feltro.i18n), served straight from its TOML so the
+        pages and the terminal can never drift apart."""
+        from feltro.i18n import LANGUAGES, catalogue
+
+        if lang not in LANGUAGES:
+            return JSONResponse({"error": f"unknown language {lang!r}"}, status_code=404)
+        return JSONResponse(dict(catalogue(lang)),
+                            headers={"cache-control": "no-cache"})
+
     if config.static_dir.is_dir():
         app.mount("/static", StaticFiles(directory=config.static_dir), name="static")
 

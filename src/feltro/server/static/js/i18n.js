@@ -7,8 +7,8 @@ export const LANGUAGES = ["en", "pt-PT", "pt-BR"];
 const LANG_NAMES = { en: "English", "pt-PT": "Português (Portugal)", "pt-BR": "Português (Brasil)" };
 
 // Two layers, both per language: the shared catalogue of every feltro interface (the terminal
-// game's `src/feltro/i18n/*.toml`, keys such as "act.fold"), as JSON generated into
-// `/static/i18n/shared/` (tests/web/test_catalogues.py keeps it equal to the TOML files), and
+// game's `src/feltro/i18n/*.toml`, keys such as "act.fold"), served by the server as JSON at
+// `/static/i18n/shared/<lang>.json` straight from those files, and
 // the web pages' own words ("web.*", `/static/i18n/<lang>.json`).
 const layers = { web: {}, shared: {}, webEn: {}, sharedEn: {} };
 let current = "en";
