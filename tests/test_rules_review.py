@@ -937,3 +937,21 @@ def test_replay_still_refuses_a_skipped_decision_that_matters__B5() -> None:
     actions = ["d dh p1 AsAh", "d dh p2 KsKh", "d dh p3 QsQh", "d db 2c7d9h"]
     with pytest.raises(ReplayError, match="B5"):
         replay(loads(phh("[0, 0, 0]", "[1, 2, 0]", "[200, 200, 200]", actions)))
+
+
+LONE_BETTOR = ["d dh p1 AsAh", "d dh p2 KsKh", "d dh p3 QsQh", "p3 cbr 100", "p1 cc", "p2 cc"]
+
+
+def test_replay_accepts_checks_by_the_one_player_who_could_bet__P2_B5() -> None:
+    # p1 (50) and p3 (100) are all-in, p2 has chips left: no more betting is possible (P2), but
+    # a writer reading B5 literally lets p2 check on each street. Those checks change nothing.
+    # Pots: 150 (all three, AA wins), 100 (p2, p3: KK beats QQ).
+    actions = [*LONE_BETTOR, "d db 2c7d9h", "p2 cc", "d db Jd", "p2 cc", "d db 3s", "p2 cc"]
+    outcome = replay(loads(phh("[0, 0, 0]", "[1, 2, 0]", "[50, 200, 100]", actions)))
+    assert outcome.finishing_stacks == (150, 200, 0)
+
+
+def test_replay_refuses_a_bet_nobody_can_answer_after_the_action_closed__B5() -> None:
+    actions = [*LONE_BETTOR, "d db 2c7d9h", "p2 cbr 20"]
+    with pytest.raises(ReplayError, match="B5"):
+        replay(loads(phh("[0, 0, 0]", "[1, 2, 0]", "[50, 200, 100]", actions)))

@@ -236,6 +236,10 @@ def _apply(hand: Hand, action: PhhAction) -> None:
         return
     assert player is not None
     if hand.to_act is None and not hand.is_over:
+        if verb is Verb.CHECK_OR_CALL and _lone_bettor_checks(hand, player):
+            # Nobody can bet (P2), yet a writer that reads B5 literally asks the one player
+            # with chips to check on each street; such a check changes nothing.
+            return
         if any(len(hand.hole(q)) < 2 for q in range(hand.players)):
             raise _RefusedError("the hole cards are not all dealt yet", "D4")
         street = hand.street.value
@@ -250,6 +254,14 @@ def _apply(hand: Hand, action: PhhAction) -> None:
         if not isinstance(amount, int):
             raise _RefusedError(f"raise to {amount!r}: amounts are whole chips", "B6")
         hand.apply(Raise(amount), player)
+
+
+def _lone_bettor_checks(hand: Hand, player: int) -> bool:
+    """*player* is the only live player with chips, every other live player is all-in."""
+    folded, all_in = hand.folded, hand.all_in
+    if folded[player] or all_in[player]:
+        return False
+    return all(folded[q] or all_in[q] for q in range(hand.players) if q != player)
 
 
 def _only_a_free_check_left(hand: Hand) -> bool:
