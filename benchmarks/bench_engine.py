@@ -24,7 +24,7 @@ import time
 from collections.abc import Sequence
 from typing import Any
 
-from feltro.cli.bench import choose, run_engine
+from feltro.cli.bench import bench_record, choose, run_engine
 from run import Section, machine_info, print_section, write_results
 
 PLAYERS = 6
@@ -74,17 +74,8 @@ def run_pokerkit(players: int, hands: int, seed: int) -> dict[str, Any]:
             actions += 1
         if folds < players - 1:
             showdowns += 1
-    seconds = time.perf_counter() - began
-    return {
-        "engine": "pokerkit",
-        "players": players,
-        "hands": hands,
-        "seed": seed,
-        "seconds": round(seconds, 4),
-        "hands_per_second": round(hands / seconds, 1),
-        "actions_per_hand": round(actions / hands, 3),
-        "showdown_fraction": round(showdowns / hands, 4),
-    }
+    return bench_record("pokerkit", players, hands, seed, time.perf_counter() - began, actions,
+                        showdowns)
 
 
 def main(argv: Sequence[str] | None = None) -> int:

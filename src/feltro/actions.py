@@ -47,6 +47,7 @@ class Action:
 
     __slots__ = ()
     kind: ClassVar[int]
+    _phh: ClassVar[str]
 
     @staticmethod
     def parse(text: str) -> Action:
@@ -58,7 +59,7 @@ class Action:
 
     def phh(self) -> str:
         """The PHH spelling without the actor (``"f"``, ``"cc"``, ``"cbr 25"``)."""
-        raise NotImplementedError
+        return self._phh
 
 
 @dataclass(frozen=True, slots=True)
@@ -66,12 +67,9 @@ class Fold(Action):
     """Leave the hand (B3). Always allowed for the player to act, even when checking is free."""
 
     kind: ClassVar[int] = KIND_FOLD
+    _phh: ClassVar[str] = "f"
 
     def __str__(self) -> str:
-        return "f"
-
-    def phh(self) -> str:
-        """The PHH spelling, ``"f"``."""
         return "f"
 
 
@@ -80,13 +78,10 @@ class Check(Action):
     """Pass without betting; only when nothing is owed (B3)."""
 
     kind: ClassVar[int] = KIND_CHECK
+    _phh: ClassVar[str] = "cc"
 
     def __str__(self) -> str:
         return "x"
-
-    def phh(self) -> str:
-        """The PHH spelling, ``"cc"``."""
-        return "cc"
 
 
 @dataclass(frozen=True, slots=True)
@@ -97,13 +92,10 @@ class Call(Action):
     """
 
     kind: ClassVar[int] = KIND_CALL
+    _phh: ClassVar[str] = "cc"
 
     def __str__(self) -> str:
         return "c"
-
-    def phh(self) -> str:
-        """The PHH spelling, ``"cc"``."""
-        return "cc"
 
 
 @dataclass(frozen=True, slots=True)

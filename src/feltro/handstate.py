@@ -146,10 +146,9 @@ class HandState:
                 raise CardError(f"D1: {c} is already dealt (a deck has each card once)")
             seen.add(c)
 
-    # Hooks the hand implements (the mixins call them).
+    if TYPE_CHECKING:
+        # Implemented by Hand; declared here only so that the mixins type-check their calls.
 
-    def _begin_preflop(self, first: int) -> None:
-        raise NotImplementedError
+        def _begin_preflop(self, first: int) -> None: ...
 
-    def _after_board(self) -> None:
-        raise NotImplementedError
+        def _after_board(self) -> None: ...

@@ -16,7 +16,7 @@ from typing import Annotated, Any
 
 import typer
 
-__all__ = ["WEIGHTS", "choose", "register", "run_engine"]
+__all__ = ["WEIGHTS", "bench_record", "choose", "register", "run_engine"]
 
 WEIGHTS = (10, 60, 20, 10)
 """Policy weights: fold, check/call, minimum bet or raise, all-in."""
@@ -80,9 +80,15 @@ def run_engine(players: int, hands: int, seed: int) -> dict[str, Any]:
         result = hand.result()
         if len(result.pots[0].eligible) > 1:
             showdowns += 1
-    seconds = time.perf_counter() - began
+    return bench_record("feltro", players, hands, seed, time.perf_counter() - began, actions,
+                        showdowns)
+
+
+def bench_record(engine: str, players: int, hands: int, seed: int, seconds: float, actions: int,
+                 showdowns: int) -> dict[str, Any]:
+    """The JSON line of a random-policy run (the same fields for every engine measured)."""
     return {
-        "engine": "feltro",
+        "engine": engine,
         "players": players,
         "hands": hands,
         "seed": seed,

@@ -7,9 +7,7 @@ from typing import Annotated
 
 import typer
 
-from feltro.names import LANGUAGES
-
-_LANG_HELP = "Language: en, pt-PT or pt-BR (default: from LANG/LC_ALL)."
+from feltro.cli.language import LANG_HELP, resolve_language
 
 _TEXT = {
     "en": {"hand": "Hand", "best": "Best five", "category": "Category", "player": "Hand",
@@ -24,27 +22,17 @@ _TEXT = {
 }
 
 
-def _language(lang: str | None) -> str:
-    if lang is None:
-        from feltro.i18n import language_from_environment
-
-        return language_from_environment()
-    if lang not in LANGUAGES:
-        raise typer.BadParameter(f"unknown language {lang!r}; use one of {', '.join(LANGUAGES)}")
-    return lang
-
-
 def evaluate(
     cards: Annotated[list[str], typer.Argument(help="5 to 7 cards, e.g. As Kd Qh Js Ts 2c 3d.")],
     *,
-    lang: Annotated[str | None, typer.Option(help=_LANG_HELP)] = None,
+    lang: Annotated[str | None, typer.Option(help=LANG_HELP)] = None,
 ) -> None:
     """Name the best hand in 5 to 7 cards."""
     from rich.console import Console
 
     import feltro
 
-    language = _language(lang)
+    language = resolve_language(lang)
     text = _TEXT[language]
     try:
         value = feltro.evaluate(" ".join(cards))
@@ -64,7 +52,7 @@ def equity(
     board: Annotated[str, typer.Option(help="Board cards so far (0, 3 or 4 cards).")] = "",
     trials: Annotated[int, typer.Option(help="Random deals when any hand is unknown.")] = 100_000,
     seed: Annotated[int | None, typer.Option(help="Seed for reproducible Monte Carlo.")] = None,
-    lang: Annotated[str | None, typer.Option(help=_LANG_HELP)] = None,
+    lang: Annotated[str | None, typer.Option(help=LANG_HELP)] = None,
 ) -> None:
     """Win, tie and loss counts: exact over every board, or Monte Carlo with unknown hands."""
     from rich.console import Console
@@ -72,7 +60,7 @@ def equity(
 
     import feltro
 
-    language = _language(lang)
+    language = resolve_language(lang)
     text = _TEXT[language]
     holes: list[str | None] = [None if h in ("?", "??", "????") else h for h in hands]
     try:

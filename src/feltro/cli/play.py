@@ -16,24 +16,15 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
+from feltro.cli.language import LANG_HELP, resolve_language
+
 if TYPE_CHECKING:
     from feltro.session import Player, Session
     from feltro.store import SeriesStore
     from feltro.tui.app import PlayApp
     from feltro.tui.datadir import SeriesFolder
 
-_LANG_HELP = "Language: en, pt-PT or pt-BR (default: from the locale, LANG/LC_ALL)."
 _BOT_NAMES = ("Ana", "Rui", "Eva", "Tomé", "Bia", "Caio", "Inês", "Zeca", "Lia", "Duda")
-
-
-def _language(lang: str | None) -> str:
-    from feltro.i18n import LANGUAGES, language_from_environment
-
-    if lang is None:
-        return language_from_environment()
-    if lang not in LANGUAGES:
-        raise typer.BadParameter(f"unknown language {lang!r}; use one of {', '.join(LANGUAGES)}")
-    return lang
 
 
 def parse_stop_at(text: str, now: datetime) -> datetime:
@@ -147,7 +138,7 @@ def play(
         help="Several people at one keyboard: NAME,NAME,... (a privacy screen between "
              "turns).")] = None,
     name: Annotated[str | None, typer.Option(help="Your name at the table.")] = None,
-    lang: Annotated[str | None, typer.Option(help=_LANG_HELP)] = None,
+    lang: Annotated[str | None, typer.Option(help=LANG_HELP)] = None,
     seed: Annotated[int | None, typer.Option(
         min=0, help="Seed for the button draw, the deals and the bots: the same seed deals "
                     "the same cards.")] = None,
@@ -170,7 +161,7 @@ def play(
     from feltro.i18n import t
     from feltro.tui.datadir import data_dir, find_series, new_series_folder
 
-    language = _language(lang)
+    language = resolve_language(lang)
     root = data_dir()
     try:
         if resume:
@@ -274,13 +265,13 @@ def history(
     text: Annotated[bool, typer.Option(
         "--text", help="Print every step of the hand instead of the interactive viewer.")]
     = False,
-    lang: Annotated[str | None, typer.Option(help=_LANG_HELP)] = None,
+    lang: Annotated[str | None, typer.Option(help=LANG_HELP)] = None,
 ) -> None:
     """List past series, the hands of one, or step through one hand."""
     import feltro.tui.historyview as historyview
     from feltro.tui.datadir import data_dir, find_series, list_series
 
-    language = _language(lang)
+    language = resolve_language(lang)
     root = data_dir()
     if series is None:
         historyview.print_series(list_series(root), root, language)
