@@ -43,7 +43,7 @@ from typing import Protocol
 from feltro.actions import CHECK, FOLD, Action
 from feltro.bots import Bot
 from feltro.bots.levels import make_level
-from feltro.errors import ConfigError, IllegalActionError, SeriesError
+from feltro.errors import ConfigError, IllegalActionError, Refusal, SeriesError
 from feltro.events import (
     ActionTaken,
     BoardDealt,
@@ -329,9 +329,13 @@ class Session:
         :raises SeriesError: if no hand is being played.
         """
         if self.players.get(seat) is None or self.players[seat].is_bot:
-            raise IllegalActionError(f"seat {seat} is not a person's seat", rule="B2")
-        if self.to_act != seat:
-            raise IllegalActionError(f"it is not seat {seat}'s turn", rule="B2")
+            raise IllegalActionError(Refusal("B2", "not-a-person", {"seat": seat}),
+                                     f"seat {seat} is not a person's seat", seat=seat)
+        to_act = self.to_act
+        if to_act != seat:
+            params = {"seat": seat} if to_act is None else {"seat": seat, "to_act_seat": to_act}
+            raise IllegalActionError(Refusal("B2", "not-your-turn", params),
+                                     f"it is not seat {seat}'s turn", seat=seat)
         return self.driver.act(action, seat)
 
     def bot_act(self) -> tuple[Event, ...]:

@@ -19,7 +19,6 @@ small blind): ``blinds_or_straddles = [1, 2]`` becomes the engine's ``blinds = (
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 from typing import Any
 
@@ -38,9 +37,6 @@ from feltro.history.phh import (
 )
 
 __all__ = ["ReplayError", "ReplayOutcome", "config_of", "record_of", "replay", "start_hand"]
-
-_RULE_PREFIX = re.compile(r"([A-Z][0-9]+): ")
-
 
 class ReplayError(HistoryError):
     """A record the rules refuse, or whose fields feltro cannot play.
@@ -143,7 +139,7 @@ def config_of(record: HandRecord) -> HandConfig:
             **kwargs,
         )
     except ConfigError as exc:
-        raise ReplayError(f"{exc}", rule=_rule_of(str(exc))) from None
+        raise ReplayError(f"{exc}") from None
 
 
 def start_hand(record: HandRecord) -> Hand:
@@ -174,11 +170,7 @@ def replay(record: HandRecord, *, settle: bool = True) -> ReplayOutcome:
             raise ReplayError(str(exc), action=index) from None
         try:
             _apply(hand, action)
-        except (IllegalActionError, CardError) as exc:
-            rule = exc.rule if isinstance(exc, IllegalActionError) else _rule_of(str(exc))
-            raise ReplayError(f"{exc} [actions[{index}] = {text!r}]", action=index,
-                              rule=rule) from None
-        except _RefusedError as exc:
+        except (IllegalActionError, CardError, _RefusedError) as exc:
             raise ReplayError(f"{exc} [actions[{index}] = {text!r}]", action=index,
                               rule=exc.rule) from None
     if not hand.is_over and settle and hand.to_show is not None and len(hand.board) == 5:
@@ -186,7 +178,7 @@ def replay(record: HandRecord, *, settle: bool = True) -> ReplayOutcome:
             hand.settle()
         except CardError as exc:
             raise ReplayError(f"{exc}: the history ends before the showdown it needs",
-                              action=None, rule=_rule_of(str(exc))) from None
+                              action=None, rule=exc.rule) from None
     if hand.is_over:
         result = hand.result()
         return ReplayOutcome(result.stacks, result.pots, True, result, hand)
@@ -292,11 +284,6 @@ def _still_to_act(hand: Hand, verb: Verb) -> _RefusedError:
             f"RULES.md without guessing it", "D10")
     return _RefusedError(f"cannot {what} yet: the betting round is not over, p{p + 1} is to act",
                     "B5")
-
-
-def _rule_of(message: str) -> str | None:
-    match = _RULE_PREFIX.match(message)
-    return match.group(1) if match else None
 
 
 def record_of(hand: Hand, *, one_card_per_line: bool = False, **fields: Any) -> HandRecord:
