@@ -7,10 +7,10 @@ who acts first preflop, the first increment) is computed here, so starting a han
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import Any
+from typing import Any, Final
 
 from feltro.errors import ConfigError
 
@@ -23,6 +23,17 @@ class Structure(StrEnum):
     NO_LIMIT = "no-limit"
     POT_LIMIT = "pot-limit"
     FIXED_LIMIT = "fixed-limit"
+
+
+# The structures as the small ints the engine compares on its hot path (``_Plan.structure``).
+NO_LIMIT_CODE: Final = 0
+POT_LIMIT_CODE: Final = 1
+FIXED_LIMIT_CODE: Final = 2
+STRUCTURE_CODES: Final[Mapping[Structure, int]] = {
+    Structure.NO_LIMIT: NO_LIMIT_CODE,
+    Structure.POT_LIMIT: POT_LIMIT_CODE,
+    Structure.FIXED_LIMIT: FIXED_LIMIT_CODE,
+}
 
 
 def _whole(name: str, value: object, *, minimum: int) -> int:
@@ -54,7 +65,7 @@ class _Plan:
     preflop_bets: int
     min_bet: int
     big_bet: int
-    structure: int  # 0 no-limit, 1 pot-limit, 2 fixed-limit
+    structure: int  # one of STRUCTURE_CODES' values
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -119,7 +130,6 @@ class HandConfig:
         # at all the "big blind" is the button, so position 0 acts first.
         bb_pos = n - 1 if top == 0 else max(i for i in range(n) if blinds[i] == top)
         preflop_bet = max(big_blind, top) if top > 0 else 0
-        kind = {Structure.NO_LIMIT: 0, Structure.POT_LIMIT: 1, Structure.FIXED_LIMIT: 2}
         setter(self, "_plan", _Plan(
             n=n,
             antes=antes or (0,) * n,
@@ -133,7 +143,7 @@ class HandConfig:
             preflop_bets=1 if preflop_bet > 0 else 0,
             min_bet=min_bet,
             big_bet=big_bet,
-            structure=kind[structure],
+            structure=STRUCTURE_CODES[structure],
         ))
 
     @classmethod

@@ -21,10 +21,21 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Final
 
-from feltro.actions import CALL, CHECK, FOLD, Action, Raise, parse_action
-from feltro.cards import Card, Deck
-from feltro.config import HandConfig, Structure
-from feltro.dealing import DealingMixin
+from feltro import dealing, showdown
+from feltro.actions import (
+    CALL,
+    CHECK,
+    FOLD,
+    KIND_CALL,
+    KIND_CHECK,
+    KIND_FOLD,
+    KIND_RAISE,
+    Action,
+    Raise,
+    parse_action,
+)
+from feltro.cards import Card, CardsLike, Deck
+from feltro.config import FIXED_LIMIT_CODE, POT_LIMIT_CODE, HandConfig, Structure
 from feltro.errors import CardError, HandNotOverError, IllegalActionError, Refusal
 from feltro.events import (
     STREETS,
@@ -49,7 +60,7 @@ from feltro.legal import (
     seat_name,
 )
 from feltro.pots import Pot, uncalled
-from feltro.showdown import HandResult, PotResult, ShowdownMixin, show_order
+from feltro.showdown import HandResult, PotResult, auto_show, maybe_settle, settle_pots, show_order
 from feltro.view import SeatView
 
 __all__ = [
@@ -73,12 +84,9 @@ _CHECK_EVENTS: Final = tuple(tuple(ActionTaken(p, CHECK, street, 0, False) for p
 _FOLD_EVENTS: Final = tuple(tuple(ActionTaken(p, FOLD, street, 0, False) for p in range(10))
                             for street in STREETS)
 
-_NO_LIMIT: Final = 0
-_POT_LIMIT: Final = 1
-_FIXED_LIMIT: Final = 2
 
 
-class Hand(DealingMixin, ShowdownMixin):
+class Hand(HandState):
     """One hand of Hold'em (see the module docstring).
 
     Create it with :meth:`start`. Positions are 0-based in deal order (0 = first left of the
@@ -373,14 +381,14 @@ class Hand(DealingMixin, ShowdownMixin):
         if acted_at >= 0 and to_match - acted_at < self._full_inc:
             return RAISE_NOT_REOPENED, None, None
         structure = self._structure
-        if structure == _FIXED_LIMIT:
+        if structure == FIXED_LIMIT_CODE:
             if self._n_bets >= 4:
                 return RAISE_CAPPED, None, None
             low = to_match + self._full_inc
             return RAISE_OPEN, (low if low < reach else reach), (low if low < reach else reach)
         low = to_match + self._full_inc
         high = reach
-        if structure == _POT_LIMIT:
+        if structure == POT_LIMIT_CODE:
             # The pot after calling, on top of the call (bets of this street included).
             limit = to_match + sum(self._committed) + (to_match - self._bets[p])
             if limit < low:
@@ -413,12 +421,12 @@ class Hand(DealingMixin, ShowdownMixin):
         kind = action.kind
         stacks = self._stacks
         bets = self._bets
-        if kind == 2 or kind == 1:  # call / check
+        if kind in (KIND_CALL, KIND_CHECK):
             owed = self._to_match - bets[p]
             if owed <= 0:
                 events.append(_CHECK_EVENTS[self._street][p])
             else:
-                if kind == 1:
+                if kind == KIND_CHECK:
                     refusal, message = check_refusal(p, owed)
                     raise IllegalActionError(refusal, message, position=p)
                 stack = stacks[p]
@@ -430,9 +438,9 @@ class Hand(DealingMixin, ShowdownMixin):
                     self._active -= 1
                 events.append(ActionTaken(p, CALL, STREETS[self._street], chips, stack == chips))
             self._acted_at[p] = self._to_match
-        elif kind == 3:
+        elif kind == KIND_RAISE:
             self._apply_raise(p, action)  # type: ignore[arg-type]
-        elif kind == 0:
+        elif kind == KIND_FOLD:
             self._folded[p] = True
             self._live -= 1
             self._active -= 1
@@ -468,7 +476,7 @@ class Hand(DealingMixin, ShowdownMixin):
         self._committed[p] += chips
         increment = to - self._to_match
         if increment >= self._full_inc:
-            if self._structure != _FIXED_LIMIT:
+            if self._structure != FIXED_LIMIT_CODE:
                 self._full_inc = increment
             self._n_bets += 1
         # else: a short all-in (B7); the minimum increment stays the last full one (B8).
@@ -485,7 +493,7 @@ class Hand(DealingMixin, ShowdownMixin):
 
     def _raise_size_refusal(self, p: int, to: int, low: int, high: int) -> tuple[Refusal, str]:
         """``(refusal, sentence)`` for a raise to *to* outside ``low..high``."""
-        fixed = self._structure == _FIXED_LIMIT
+        fixed = self._structure == FIXED_LIMIT_CODE
         rule = "B10" if fixed else "B6"
         if to <= 0:
             return (Refusal(rule, "not-positive", {"to": to}),
@@ -552,6 +560,65 @@ class Hand(DealingMixin, ShowdownMixin):
                 q = 0
         return None
 
+    # ------------------------------------------------------------------ dealing by hand
+
+    def deal_hole(self, position: int, cards: CardsLike | Sequence[Card | int | str | None]
+                  | None = None) -> tuple[Event, ...]:
+        """Deal private cards to *position* (a hand started without a deck).
+
+        *cards* may be one or two cards; ``None`` (or ``None`` items) are unknown cards, as
+        PHH ``????``: ``None`` alone deals all the cards *position* still lacks.
+
+        :raises IllegalActionError: if the hand deals itself or hole cards are done.
+        :raises CardError: for a card already dealt, or more than two cards.
+        """
+        mark = len(self._events)
+        if dealing.deal_hole(self, position, cards):
+            self._begin_preflop(self._config._plan.first_preflop)
+        return tuple(self._events[mark:])
+
+    def deal_board(self, cards: CardsLike) -> tuple[Event, ...]:
+        """Deal the next community cards (a hand started without a deck): 3, then 1, then 1.
+
+        :raises IllegalActionError: if a betting round is still going or the hand deals itself.
+        :raises CardError: for a wrong number of cards or a card already dealt.
+        """
+        mark = len(self._events)
+        dealing.deal_board(self, cards)
+        self._after_board()
+        return tuple(self._events[mark:])
+
+    # ------------------------------------------------------------------ showdown
+
+    def show(self, position: int, cards: CardsLike | None = None) -> tuple[Event, ...]:
+        """*position* shows its private cards (D11, P8); *cards* fill in unknown ones.
+
+        Allowed once betting is over, in any order, also before the rest of the board in an
+        all-in (P2).
+
+        :raises IllegalActionError: before the betting is over, or for a folded/settled hand.
+        :raises CardError: if *cards* differ from the cards dealt, or are already dealt.
+        """
+        return showdown.show(self, position, cards)
+
+    def muck(self, position: int) -> tuple[Event, ...]:
+        """*position* gives up without showing; a mucked hand cannot win (D11, P8).
+
+        :raises IllegalActionError: before the betting is over, during an all-in run-out
+            (every live hand is shown, P2), or for a folded/settled hand.
+        """
+        return showdown.muck(self, position)
+
+    def settle(self) -> tuple[Event, ...]:
+        """Show (or, with ``muck_losers``, muck) every hand not yet shown, in P8 order.
+
+        For a hand without automatic showdown whose history stops before the shows.
+
+        :raises IllegalActionError: if the betting is not over.
+        :raises CardError: if a hand to show has unknown cards.
+        """
+        return showdown.settle(self)
+
     # ------------------------------------------------------------------ rounds and streets
 
     def _end_round(self) -> None:
@@ -569,7 +636,7 @@ class Hand(DealingMixin, ShowdownMixin):
         for i in range(self._n):
             bets[i] = 0
         if self._live == 1:
-            self._settle()
+            settle_pots(self)
             return
         if self._street == 3:
             self._begin_showdown()
@@ -579,7 +646,7 @@ class Hand(DealingMixin, ShowdownMixin):
             # with the usual burns (P2).
             self._runout = True
             if self._auto_showdown:
-                self._auto_show()
+                auto_show(self)
         self._street += 1
         self._next_board()
 
@@ -609,7 +676,7 @@ class Hand(DealingMixin, ShowdownMixin):
     def _begin_street(self) -> None:
         self._phase = BETTING
         self._to_match = 0
-        self._full_inc = (self._plan_min_bet if self._structure != _FIXED_LIMIT or
+        self._full_inc = (self._plan_min_bet if self._structure != FIXED_LIMIT_CODE or
                           self._street < 2 else self._config._plan.big_bet)
         self._n_bets = 0
         self._aggressor = -1
@@ -625,8 +692,8 @@ class Hand(DealingMixin, ShowdownMixin):
         self._street = 4
         self._to_act = None
         if self._auto_showdown:
-            self._auto_show()
-        self._maybe_settle()
+            auto_show(self)
+        maybe_settle(self)
 
     # ------------------------------------------------------------------ views
 

@@ -1,7 +1,9 @@
 """The state a :class:`~feltro.hand.Hand` keeps: plain lists of ints, in slots.
 
 Split from :mod:`feltro.hand` so that dealing (:mod:`feltro.dealing`) and the showdown
-(:mod:`feltro.showdown`) can live in their own modules as mixins over the same state.
+(:mod:`feltro.showdown`) can live in their own modules as plain functions over the same
+state. Calls go one way: :class:`~feltro.hand.Hand` (a ``HandState``) calls those functions,
+and they use only the state and the helpers here.
 """
 
 from __future__ import annotations
@@ -150,10 +152,3 @@ class HandState:
                 raise CardError(f"{c} is already dealt (a deck has each card once)",
                                 rule="D1")
             seen.add(c)
-
-    if TYPE_CHECKING:
-        # Implemented by Hand; declared here only so that the mixins type-check their calls.
-
-        def _begin_preflop(self, first: int) -> None: ...
-
-        def _after_board(self) -> None: ...

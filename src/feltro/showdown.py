@@ -1,9 +1,11 @@
 """The end of a hand: show order (P8), shows and mucks (D11), who wins each pot (P1, P2,
 P7), and the result.
 
-:class:`ShowdownMixin` holds the hand's showdown methods (:meth:`~ShowdownMixin.show`,
-:meth:`~ShowdownMixin.muck`, :meth:`~ShowdownMixin.settle`); the pure helpers below do the
-deciding.
+Plain functions over a :class:`~feltro.handstate.HandState` that
+:class:`~feltro.hand.Hand` calls (:func:`show`, :func:`muck`, :func:`settle` behind its
+methods of the same names; :func:`auto_show`, :func:`maybe_settle` and :func:`settle_pots`
+when its betting ends). They read and change the state and never call back into the hand;
+the pure helpers (:func:`show_order`, :func:`pot_winners`) do the deciding.
 """
 
 from __future__ import annotations
@@ -19,7 +21,18 @@ from feltro.handstate import OVER, SHOWDOWN, HandState, read_cards
 from feltro.legal import seat_name
 from feltro.pots import Pot, split_pot
 
-__all__ = ["HandResult", "PotResult", "ShowdownMixin", "pot_winners", "show_order"]
+__all__ = [
+    "HandResult",
+    "PotResult",
+    "auto_show",
+    "maybe_settle",
+    "muck",
+    "pot_winners",
+    "settle",
+    "settle_pots",
+    "show",
+    "show_order",
+]
 
 
 @dataclass(frozen=True, slots=True)
@@ -110,213 +123,220 @@ def pot_winners(
     return pot.eligible[:1]
 
 
-class ShowdownMixin(HandState):
-    """The showdown part of :class:`~feltro.hand.Hand`."""
+def show(hand: HandState, position: int, cards: CardsLike | None = None) -> tuple[Event, ...]:
+    """*position* shows its private cards (D11, P8); *cards* fill in unknown ones.
 
-    __slots__ = ()
+    Allowed once betting is over, in any order, also before the rest of the board in an
+    all-in (P2).
+
+    :raises IllegalActionError: before the betting is over, or for a folded/settled hand.
+    :raises CardError: if *cards* differ from the cards dealt, or are already dealt.
+    """
+    p = _check_showdown_turn(hand, position)
+    held = hand._holes[p]
+    if cards is None:
+        if len(held) != 2 or None in held:
+            raise CardError(f"{seat_name(p)}'s cards are unknown: say which they are",
+                            rule="D11")
+        shown = tuple(c for c in held if c is not None)
+    else:
+        shown = read_cards(cards)
+        if len(shown) != 2:
+            raise CardError(f"a player shows both private cards, got {len(shown)}",
+                            rule="D11")
+        known = [c for c in held if c is not None]
+        if any(c not in shown for c in known):
+            raise CardError(f"{seat_name(p)} was dealt {format_cards(known)}, which "
+                            f"is not {format_cards(shown)}", rule="D11")
+        hand._check_unseen([c for c in shown if c not in known])
+        held[:] = list(shown)
+    mark = len(hand._events)
+    hand._shown[p] = shown
+    hand._events.append(CardsShown(p, shown))
+    maybe_settle(hand)
+    return tuple(hand._events[mark:])
 
 
-    def show(self, position: int, cards: CardsLike | None = None) -> tuple[Event, ...]:
-        """*position* shows its private cards (D11, P8); *cards* fill in unknown ones.
+def muck(hand: HandState, position: int) -> tuple[Event, ...]:
+    """*position* gives up without showing; a mucked hand cannot win (D11, P8).
 
-        Allowed once betting is over, in any order, also before the rest of the board in an
-        all-in (P2).
+    :raises IllegalActionError: before the betting is over, during an all-in run-out
+        (every live hand is shown, P2), or for a folded/settled hand.
+    """
+    p = _check_showdown_turn(hand, position)
+    if hand._runout:
+        raise IllegalActionError(Refusal("P2", "runout-shows", {"position": p}),
+                                 f"nobody can bet any more, so every live hand is shown: "
+                                 f"{seat_name(p)} cannot muck", position=p)
+    if _all_live_all_in(hand):
+        raise IllegalActionError(Refusal("P8", "all-in-shows", {"position": p}),
+                                 f"everybody is all-in, so every live hand is shown: "
+                                 f"{seat_name(p)} cannot muck", position=p)
+    mark = len(hand._events)
+    hand._mucked[p] = True
+    hand._muck_order.append(p)
+    hand._events.append(CardsMucked(p))
+    maybe_settle(hand)
+    return tuple(hand._events[mark:])
 
-        :raises IllegalActionError: before the betting is over, or for a folded/settled hand.
-        :raises CardError: if *cards* differ from the cards dealt, or are already dealt.
-        """
-        p = self._check_showdown_turn(position)
-        held = self._holes[p]
-        if cards is None:
-            if len(held) != 2 or None in held:
-                raise CardError(f"{seat_name(p)}'s cards are unknown: say which they are",
-                                rule="D11")
-            shown = tuple(c for c in held if c is not None)
-        else:
-            shown = read_cards(cards)
-            if len(shown) != 2:
-                raise CardError(f"a player shows both private cards, got {len(shown)}",
-                                rule="D11")
-            known = [c for c in held if c is not None]
-            if any(c not in shown for c in known):
-                raise CardError(f"{seat_name(p)} was dealt {format_cards(known)}, which "
-                                f"is not {format_cards(shown)}", rule="D11")
-            self._check_unseen([c for c in shown if c not in known])
-            held[:] = list(shown)
-        mark = len(self._events)
-        self._shown[p] = shown
-        self._events.append(CardsShown(p, shown))
-        self._maybe_settle()
-        return tuple(self._events[mark:])
 
-    def muck(self, position: int) -> tuple[Event, ...]:
-        """*position* gives up without showing; a mucked hand cannot win (D11, P8).
+def settle(hand: HandState) -> tuple[Event, ...]:
+    """Show (or, with ``muck_losers``, muck) every hand not yet shown, in P8 order.
 
-        :raises IllegalActionError: before the betting is over, during an all-in run-out
-            (every live hand is shown, P2), or for a folded/settled hand.
-        """
-        p = self._check_showdown_turn(position)
-        if self._runout:
-            raise IllegalActionError(Refusal("P2", "runout-shows", {"position": p}),
-                                     f"nobody can bet any more, so every live hand is shown: "
-                                     f"{seat_name(p)} cannot muck", position=p)
-        if self._all_live_all_in():
-            raise IllegalActionError(Refusal("P8", "all-in-shows", {"position": p}),
-                                     f"everybody is all-in, so every live hand is shown: "
-                                     f"{seat_name(p)} cannot muck", position=p)
-        mark = len(self._events)
-        self._mucked[p] = True
-        self._muck_order.append(p)
-        self._events.append(CardsMucked(p))
-        self._maybe_settle()
-        return tuple(self._events[mark:])
+    For a hand without automatic showdown whose history stops before the shows.
 
-    def settle(self) -> tuple[Event, ...]:
-        """Show (or, with ``muck_losers``, muck) every hand not yet shown, in P8 order.
+    :raises IllegalActionError: if the betting is not over.
+    :raises CardError: if a hand to show has unknown cards.
+    """
+    if not (hand._phase == SHOWDOWN or hand._runout) or hand._phase == OVER:
+        raise IllegalActionError(Refusal("P8", "no-showdown", {}),
+                                 "there is no showdown now")
+    mark = len(hand._events)
+    auto_show(hand, strict=True)
+    maybe_settle(hand)
+    return tuple(hand._events[mark:])
 
-        For a hand without automatic showdown whose history stops before the shows.
 
-        :raises IllegalActionError: if the betting is not over.
-        :raises CardError: if a hand to show has unknown cards.
-        """
-        if not (self._phase == SHOWDOWN or self._runout) or self._phase == OVER:
-            raise IllegalActionError(Refusal("P8", "no-showdown", {}),
-                                     "there is no showdown now")
-        mark = len(self._events)
-        self._auto_show(strict=True)
-        self._maybe_settle()
-        return tuple(self._events[mark:])
+def _check_showdown_turn(hand: HandState, position: int) -> int:
+    p = hand._check_position(position)
+    if hand._phase == OVER:
+        raise IllegalActionError(Refusal("B5", "hand-over", {}), "the hand is over",
+                                 position=p)
+    if not (hand._phase == SHOWDOWN or hand._runout):
+        raise IllegalActionError(Refusal("P8", "betting-not-over", {"position": p}),
+                                 f"{seat_name(p)} cannot show or muck before the betting "
+                                 f"is over", position=p)
+    if hand._folded[p]:
+        raise IllegalActionError(Refusal("P2", "folded", {"position": p}),
+                                 f"{seat_name(p)} folded and has no hand", position=p)
+    if hand._shown[p] is not None or hand._mucked[p]:
+        done = "shown" if hand._shown[p] else "mucked"
+        raise IllegalActionError(Refusal("P8", f"already-{done}", {"position": p}),
+                                 f"{seat_name(p)} has already {done}", position=p)
+    return p
 
-    def _check_showdown_turn(self, position: int) -> int:
-        p = self._check_position(position)
-        if self._phase == OVER:
-            raise IllegalActionError(Refusal("B5", "hand-over", {}), "the hand is over",
-                                     position=p)
-        if not (self._phase == SHOWDOWN or self._runout):
-            raise IllegalActionError(Refusal("P8", "betting-not-over", {"position": p}),
-                                     f"{seat_name(p)} cannot show or muck before the betting "
-                                     f"is over", position=p)
-        if self._folded[p]:
-            raise IllegalActionError(Refusal("P2", "folded", {"position": p}),
-                                     f"{seat_name(p)} folded and has no hand", position=p)
-        if self._shown[p] is not None or self._mucked[p]:
-            done = "shown" if self._shown[p] else "mucked"
-            raise IllegalActionError(Refusal("P8", f"already-{done}", {"position": p}),
-                                     f"{seat_name(p)} has already {done}", position=p)
-        return p
 
-    def _auto_show(self, *, strict: bool = False) -> None:
-        pots: list[Pot] | None = None
-        strengths: list[int | None] = []
-        for p in show_order(self._n, self._folded, self._river_aggressor):
-            if self._shown[p] is not None or self._mucked[p]:
+def auto_show(hand: HandState, *, strict: bool = False) -> None:
+    """Show every hand not yet shown in P8 order, mucking those that cannot win with
+    ``muck_losers``; stop at a hand with unknown cards (raise with *strict*)."""
+    pots: list[Pot] | None = None
+    strengths: list[int | None] = []
+    for p in show_order(hand._n, hand._folded, hand._river_aggressor):
+        if hand._shown[p] is not None or hand._mucked[p]:
+            continue
+        held = hand._holes[p]
+        if None in held:
+            if strict:
+                raise CardError(f"{seat_name(p)}'s cards are unknown", rule="D11")
+            return  # the caller must show these
+        if (hand._muck_losers and not hand._runout and len(hand._board) == 5
+                and not _all_live_all_in(hand)):
+            if pots is None:
+                pots = _final_pots(hand)
+                strengths = _strengths(hand)
+            if not _can_win(p, pots, strengths, hand._shown, hand._mucked):
+                hand._mucked[p] = True
+                hand._muck_order.append(p)
+                hand._events.append(CardsMucked(p))
                 continue
-            held = self._holes[p]
-            if None in held:
-                if strict:
-                    raise CardError(f"{seat_name(p)}'s cards are unknown", rule="D11")
-                return  # the caller must show these
-            if (self._muck_losers and not self._runout and len(self._board) == 5
-                    and not self._all_live_all_in()):
-                if pots is None:
-                    pots = self._final_pots()
-                    strengths = self._strengths()
-                if not _can_win(p, pots, strengths, self._shown, self._mucked):
-                    self._mucked[p] = True
-                    self._muck_order.append(p)
-                    self._events.append(CardsMucked(p))
-                    continue
-            cards = (held[0], held[1])
-            self._shown[p] = cards  # type: ignore[assignment]
-            self._events.append(CardsShown(p, cards))  # type: ignore[arg-type]
+        cards = (held[0], held[1])
+        hand._shown[p] = cards  # type: ignore[assignment]
+        hand._events.append(CardsShown(p, cards))  # type: ignore[arg-type]
 
-    def _all_live_all_in(self) -> bool:
-        """P8: when every live player is all-in, every live hand is shown."""
-        stacks = self._stacks
-        folded = self._folded
-        return not any(stacks[p] for p in range(self._n) if not folded[p])
 
-    def _strengths(self) -> list[int | None]:
-        """Hand strengths of every live hand whose cards are known (board complete).
+def _all_live_all_in(hand: HandState) -> bool:
+    """P8: when every live player is all-in, every live hand is shown."""
+    stacks = hand._stacks
+    folded = hand._folded
+    return not any(stacks[p] for p in range(hand._n) if not folded[p])
 
-        Computed once per hand (the cards cannot change once known); a hand whose cards
-        were unknown is evaluated when they become known.
-        """
-        cached = self._strength_cache
-        board = self._board
-        out: list[int | None] = []
-        for p in range(self._n):
-            s = cached[p] if cached else None
-            if s is None:
-                held = self._holes[p]
-                if not self._folded[p] and len(held) == 2 and None not in held:
-                    s = hand_strength(held + board)  # type: ignore[operator, arg-type]
-            out.append(s)
-        self._strength_cache = out
-        return out
 
-    def _final_pots(self) -> list[Pot]:
-        """The pots once betting is over for good (contributions no longer change)."""
-        pots = self._pots_cache
-        if pots is None:
-            pots = self._pots_cache = self._build_pots()
-        return pots
+def _strengths(hand: HandState) -> list[int | None]:
+    """Hand strengths of every live hand whose cards are known (board complete).
 
-    def _maybe_settle(self) -> None:
-        if self._phase == OVER or len(self._board) < 5:
-            return
-        if self._phase != SHOWDOWN:
-            return
-        pending = 0
-        standing = 0
-        for p in range(self._n):
-            if self._folded[p] or self._mucked[p]:
-                continue
-            standing += 1
-            if self._shown[p] is None:
-                pending += 1
-        if pending == 0 or standing <= 1:
-            self._settle()
+    Computed once per hand (the cards cannot change once known); a hand whose cards
+    were unknown is evaluated when they become known.
+    """
+    cached = hand._strength_cache
+    board = hand._board
+    out: list[int | None] = []
+    for p in range(hand._n):
+        s = cached[p] if cached else None
+        if s is None:
+            held = hand._holes[p]
+            if not hand._folded[p] and len(held) == 2 and None not in held:
+                s = hand_strength(held + board)  # type: ignore[operator, arg-type]
+        out.append(s)
+    hand._strength_cache = out
+    return out
 
-    def _settle(self) -> None:
-        """Pay every pot (P1, P7) and end the hand."""
-        pots = self._final_pots()
-        n = self._n
-        shown = self._shown
-        if shown.count(None) != n:
-            strengths = self._strengths()
-            ranked: list[int | None] = [
-                s if shown[p] is not None else None for p, s in enumerate(strengths)]
+
+def _final_pots(hand: HandState) -> list[Pot]:
+    """The pots once betting is over for good (contributions no longer change)."""
+    pots = hand._pots_cache
+    if pots is None:
+        pots = hand._pots_cache = hand._build_pots()
+    return pots
+
+
+def maybe_settle(hand: HandState) -> None:
+    """Pay the pots once the board is complete and every hand still standing is shown."""
+    if hand._phase == OVER or len(hand._board) < 5:
+        return
+    if hand._phase != SHOWDOWN:
+        return
+    pending = 0
+    standing = 0
+    for p in range(hand._n):
+        if hand._folded[p] or hand._mucked[p]:
+            continue
+        standing += 1
+        if hand._shown[p] is None:
+            pending += 1
+    if pending == 0 or standing <= 1:
+        settle_pots(hand)
+
+
+def settle_pots(hand: HandState) -> None:
+    """Pay every pot (P1, P7) and end the hand."""
+    pots = _final_pots(hand)
+    n = hand._n
+    shown = hand._shown
+    if shown.count(None) != n:
+        strengths = _strengths(hand)
+        ranked: list[int | None] = [
+            s if shown[p] is not None else None for p, s in enumerate(strengths)]
+    else:
+        ranked = [None] * n
+    stacks = hand._stacks
+    mucked = hand._mucked
+    muck_order = hand._muck_order
+    results: list[PotResult] = []
+    events = hand._events
+    for index, pot in enumerate(pots):
+        amount = pot.amount
+        winners = (pot.eligible if len(pot.eligible) == 1 else
+                   pot_winners(pot, ranked, mucked, muck_order))
+        if len(winners) == 1:
+            shares: tuple[int, ...] = (amount,)
+            stacks[winners[0]] += amount
         else:
-            ranked = [None] * n
-        stacks = self._stacks
-        mucked = self._mucked
-        muck_order = self._muck_order
-        results: list[PotResult] = []
-        events = self._events
-        for index, pot in enumerate(pots):
-            amount = pot.amount
-            winners = (pot.eligible if len(pot.eligible) == 1 else
-                       pot_winners(pot, ranked, mucked, muck_order))
-            if len(winners) == 1:
-                shares: tuple[int, ...] = (amount,)
-                stacks[winners[0]] += amount
-            else:
-                shares = split_pot(amount, winners)
-                for w, share in zip(winners, shares, strict=True):
-                    stacks[w] += share
-            results.append(PotResult(amount, pot.eligible, winners, shares))
-            events.append(PotAwarded(index, amount, pot.eligible, winners, shares))
-        final = tuple(stacks)
-        events.append(HandEnded(final))
-        self._phase = OVER
-        self._to_act = None
-        zeros = [0] * n
-        self._committed[:] = zeros
-        self._antes[:] = zeros
-        self._result = HandResult(final, tuple(results), tuple(self._returned),
-                                  {p: c for p, c in enumerate(shown) if c is not None},
-                                  self._config.stacks)
+            shares = split_pot(amount, winners)
+            for w, share in zip(winners, shares, strict=True):
+                stacks[w] += share
+        results.append(PotResult(amount, pot.eligible, winners, shares))
+        events.append(PotAwarded(index, amount, pot.eligible, winners, shares))
+    final = tuple(stacks)
+    events.append(HandEnded(final))
+    hand._phase = OVER
+    hand._to_act = None
+    zeros = [0] * n
+    hand._committed[:] = zeros
+    hand._antes[:] = zeros
+    hand._result = HandResult(final, tuple(results), tuple(hand._returned),
+                              {p: c for p, c in enumerate(shown) if c is not None},
+                              hand._config.stacks)
+
 
 def _can_win(
     p: int,
