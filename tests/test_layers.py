@@ -1,10 +1,13 @@
-"""The rules core stays pure and light: no interface, network, clock or numpy imports."""
+"""The rules core stays pure and light: no interface, network, clock or numpy imports; and
+imports inside the package go one way: core <- series <- interfaces."""
 
 from __future__ import annotations
 
+import ast
 import json
 import subprocess
 import sys
+from pathlib import Path
 
 CORE = [
     "feltro",
@@ -51,3 +54,91 @@ def test_the_checker_sees_a_heavy_import() -> None:
     # Proves the check above can fail: the numpy evaluator does pull numpy in.
     loaded = _modules_after_import(["feltro.evaluator_np"])
     assert "numpy" in loaded
+
+
+# --- import direction inside the package: core <- series <- interfaces ------------------------
+
+# Each module's layer, by its name under ``feltro`` (a package counts for all its modules). A
+# module may import from its own layer and the ones below, never from one above. A new module
+# must be placed here (the test fails on an unknown one).
+LAYERS: dict[str, int] = {
+    **dict.fromkeys(["", "_evaltables", "actions", "cards", "config", "dealing", "equity",
+                     "errors", "evaluator", "evaluator_np", "events", "hand", "handstate",
+                     "legal", "names", "pots", "showdown", "view"], 0),
+    **dict.fromkeys(["bots", "filelock", "history", "series", "session", "store", "table"], 1),
+    **dict.fromkeys(["__main__", "cli", "i18n", "paths", "server", "tui"], 2),
+}
+LAYER_NAMES = ("core", "series", "interfaces")
+SOURCE = Path(__file__).resolve().parents[1] / "src" / "feltro"
+
+
+def _layer(module: str) -> int | None:
+    parts = module.split(".")
+    assert parts[0] == "feltro"
+    return LAYERS.get(parts[1] if len(parts) > 1 else "")
+
+
+def _imported(tree: ast.AST, known: set[str]) -> set[str]:
+    """The feltro modules *tree* imports, anywhere (functions and TYPE_CHECKING included)."""
+    found: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            found.update(a.name for a in node.names if a.name.split(".")[0] == "feltro")
+        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            if node.module.split(".")[0] != "feltro":
+                continue
+            found.add(node.module)
+            # ``from feltro import hand`` imports the module feltro.hand.
+            found.update(f"{node.module}.{a.name}" for a in node.names
+                         if f"{node.module}.{a.name}" in known)
+    return found
+
+
+def _violations(sources: dict[str, str]) -> list[str]:
+    known = set(sources)
+    problems: list[str] = []
+    for module, text in sorted(sources.items()):
+        mine = _layer(module)
+        if mine is None:
+            problems.append(f"{module}: not placed in a layer (add it to LAYERS)")
+            continue
+        for target in sorted(_imported(ast.parse(text), known)):
+            theirs = _layer(target)
+            if theirs is not None and theirs > mine:
+                problems.append(f"{module} ({LAYER_NAMES[mine]}) imports {target} "
+                                f"({LAYER_NAMES[theirs]})")
+    return problems
+
+
+def _package_sources() -> dict[str, str]:
+    sources: dict[str, str] = {}
+    for path in SOURCE.rglob("*.py"):
+        parts = list(path.relative_to(SOURCE.parent).with_suffix("").parts)
+        if parts[-1] == "__init__":
+            parts.pop()
+        sources[".".join(parts)] = path.read_text(encoding="utf-8")
+    return sources
+
+
+def test_imports_go_one_way_core_series_interfaces() -> None:
+    sources = _package_sources()
+    assert "feltro.hand" in sources
+    assert "feltro.server.app" in sources
+    assert _violations(sources) == []
+
+
+def test_the_layer_checker_sees_a_wrong_way_import() -> None:
+    # Proves the check above can fail, for each kind of wrong direction and import form.
+    sources = {
+        "feltro.hand": "def f():\n    from feltro.store import SeriesStore\n",
+        "feltro.showdown": "from feltro import session\n",
+        "feltro.series": "import feltro.tui.app\n",
+        "feltro.store": "from feltro.hand import Hand\n",  # downwards: fine
+        "feltro.session": "", "feltro.tui.app": "", "feltro.newthing": "",
+    }
+    assert _violations(sources) == [
+        "feltro.hand (core) imports feltro.store (series)",
+        "feltro.newthing: not placed in a layer (add it to LAYERS)",
+        "feltro.series (series) imports feltro.tui.app (interfaces)",
+        "feltro.showdown (core) imports feltro.session (series)",
+    ]
