@@ -41,7 +41,7 @@ import hashlib
 import json
 import random
 import sqlite3
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
@@ -329,57 +329,65 @@ class SeriesStore:
 
     def _apply(self, record: Record) -> None:
         """Replay one record into the series, checking every derived value."""
-        series, body = self.series, record.body
-
-        def mismatch(what: str) -> StoreError:
-            return StoreError(f"{self.path}: {record.describe()}: {what} does not match the "
-                              f"replay of the log")
-
         if self._end_logged and record.kind != "note":
             raise StoreError(f"{self.path}: {record.describe()} comes after the series ended")
-        if record.kind == "hand":
-            if series.in_hand:
-                raise StoreError(f"{self.path}: {record.describe()}: hand "
-                                 f"{series.hand_number} is not over yet")
-            if series.next_hand() is None:
-                raise StoreError(f"{self.path}: {record.describe()}: the series had ended")
-            if self._hand_body() != body:
-                raise mismatch(f"hand {body.get('hand')}")
-            self._remember_hand()
-        elif record.kind == "action":
-            if not series.in_hand or body["hand"] != series.hand_number:
-                raise StoreError(f"{self.path}: {record.describe()}: no hand "
-                                 f"{body['hand']} is in progress")
-            series.act(Action.parse(body["action"]), int(body["seat"]))
-            self._hands[series.hand_number].actions.append((int(body["seat"]),
-                                                            body["action"]))
-        elif record.kind == "hand_end":
-            summary = series.summaries[-1] if series.summaries else None
-            if summary is None or summary.number != body["hand"] or series.in_hand:
-                raise StoreError(f"{self.path}: {record.describe()}: hand {body['hand']} has "
-                                 f"not ended in the replay")
-            if self._hand_end_body() != body:
-                raise mismatch("the result")
-        elif record.kind == "stop":
-            series.request_stop()
-        elif record.kind == "note":
-            if not isinstance(body.get("label"), str) or not isinstance(body.get("data"), dict):
-                raise StoreError(f"{self.path}: {record.describe()} needs a label and data")
-            self.notes.append(record)
-        elif record.kind == "series_end":
-            if not series.is_over and body.get("end") == "stopped" and not series.in_hand:
-                # A stop at the agreed time (G6) came from the clock, which a replay does not
-                # read: the record itself is the stop.
-                series.request_stop()
-                series.next_hand()
-            if not series.is_over:
-                raise StoreError(f"{self.path}: {record.describe()}: the series has not "
-                                 f"ended in the replay")
-            if self._series_end_body() != body:
-                raise mismatch("the outcome")
-            self._end_logged = True
-        else:  # pragma: no cover - "series" after record 1 is refused here
+        replayer = _REPLAYERS.get(record.kind)
+        if replayer is None:  # pragma: no cover - "series" after record 1 is refused here
             raise StoreError(f"{self.path}: {record.describe()} may only be record 1")
+        replayer(self, record)
+
+    def _refused(self, record: Record, why: str) -> StoreError:
+        return StoreError(f"{self.path}: {record.describe()}: {why}")
+
+    def _mismatch(self, record: Record, what: str) -> StoreError:
+        return self._refused(record, f"{what} does not match the replay of the log")
+
+    def _replay_hand(self, record: Record) -> None:
+        series = self.series
+        if series.in_hand:
+            raise self._refused(record, f"hand {series.hand_number} is not over yet")
+        if series.next_hand() is None:
+            raise self._refused(record, "the series had ended")
+        if self._hand_body() != record.body:
+            raise self._mismatch(record, f"hand {record.body.get('hand')}")
+        self._remember_hand()
+
+    def _replay_action(self, record: Record) -> None:
+        series, body = self.series, record.body
+        if not series.in_hand or body["hand"] != series.hand_number:
+            raise self._refused(record, f"no hand {body['hand']} is in progress")
+        series.act(Action.parse(body["action"]), int(body["seat"]))
+        self._hands[series.hand_number].actions.append((int(body["seat"]), body["action"]))
+
+    def _replay_hand_end(self, record: Record) -> None:
+        series, body = self.series, record.body
+        summary = series.summaries[-1] if series.summaries else None
+        if summary is None or summary.number != body["hand"] or series.in_hand:
+            raise self._refused(record, f"hand {body['hand']} has not ended in the replay")
+        if self._hand_end_body() != body:
+            raise self._mismatch(record, "the result")
+
+    def _replay_stop(self, record: Record) -> None:
+        self.series.request_stop()
+
+    def _replay_note(self, record: Record) -> None:
+        body = record.body
+        if not isinstance(body.get("label"), str) or not isinstance(body.get("data"), dict):
+            raise StoreError(f"{self.path}: {record.describe()} needs a label and data")
+        self.notes.append(record)
+
+    def _replay_series_end(self, record: Record) -> None:
+        series, body = self.series, record.body
+        if not series.is_over and body.get("end") == "stopped" and not series.in_hand:
+            # A stop at the agreed time (G6) came from the clock, which a replay does not
+            # read: the record itself is the stop.
+            series.request_stop()
+            series.next_hand()
+        if not series.is_over:
+            raise self._refused(record, "the series has not ended in the replay")
+        if self._series_end_body() != body:
+            raise self._mismatch(record, "the outcome")
+        self._end_logged = True
 
     def _check_complete(self, last: Record) -> None:
         """A derived record that should follow the last one but is missing means truncation."""
@@ -573,6 +581,17 @@ class SeriesStore:
                              f"store is closed, open it again to resume") from None
         self._chain, self._records = chain, count
 
+
+
+# How each kind of record after the first is replayed (:meth:`SeriesStore._apply`).
+_REPLAYERS: dict[str, Callable[[SeriesStore, Record], None]] = {
+    "hand": SeriesStore._replay_hand,
+    "action": SeriesStore._replay_action,
+    "hand_end": SeriesStore._replay_hand_end,
+    "stop": SeriesStore._replay_stop,
+    "note": SeriesStore._replay_note,
+    "series_end": SeriesStore._replay_series_end,
+}
 
 
 # --- hand histories ----------------------------------------------------------------------------
