@@ -377,3 +377,23 @@ def test_the_parsing_check_sees_the_old_ways() -> None:
     assert _message_parsing(
         "try:\n    f()\nexcept ValueError as exc:\n    m = re.match(PATTERN, str(exc))\n") == [4]
     assert _message_parsing("rule = exc.rule\ntext = name.split(':')\n") == []
+
+
+def test_the_series_names_the_seat_of_a_refused_position__B2_B6() -> None:
+    config = SeriesConfig(players={2: "A", 5: "B", 7: "C"}, seat_count=9)
+    series = Series(config, 3)
+    hand = series.next_hand()
+    assert hand is not None
+    seating = series.seating
+    assert seating is not None
+    p = hand.to_act
+    assert p is not None
+    with pytest.raises(IllegalActionError) as info:
+        series.act(Raise(1))
+    assert info.value.position == p
+    assert info.value.seat == seating.order[p]
+    other = next(s for s in seating.order if s != seating.order[p])
+    with pytest.raises(IllegalActionError) as info:
+        series.act(FOLD, other)
+    assert info.value.refusal.reason == "not-your-turn"
+    assert info.value.seat == other

@@ -97,8 +97,9 @@ class IllegalActionError(FeltroError, ValueError):
 
     :attr:`refusal` says why as data (:class:`Refusal`: rule, reason code, numbers);
     :attr:`rule` is its RULES.md id (``"B8"``); :attr:`position` the hand position (0-based)
-    the refusal concerns, when there is one; :attr:`seat` the series seat, for refusals a
-    session gives about its seats. ``str(exc)`` is an English sentence for people and logs,
+    the refusal concerns, when there is one; :attr:`seat` the series seat, when a series
+    (which sets it from the position) or a session (refusing one of its seats) knows it.
+    ``str(exc)`` is an English sentence for people and logs,
     ``"B8: ..."``; code reads the attributes, never the sentence.
     """
 

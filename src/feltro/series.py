@@ -45,7 +45,7 @@ from typing import Any
 
 from feltro.actions import Action
 from feltro.cards import Deck
-from feltro.errors import ConfigError, SeriesError
+from feltro.errors import ConfigError, IllegalActionError, SeriesError
 from feltro.events import Event
 from feltro.hand import Hand, HandConfig, HandResult, Structure
 from feltro.table import (
@@ -457,14 +457,20 @@ class Series:
         busted players are eliminated (G4), and the series ends if one player is left.
 
         :raises SeriesError: if no hand is in progress.
-        :raises IllegalActionError: from the engine; nothing changes.
+        :raises IllegalActionError: from the engine, with :attr:`~IllegalActionError.seat` set
+            to the seat of its position; nothing changes.
         :raises ValueError: if *seat* is not in the hand.
         """
         current = self._current
         if current is None or current.hand.is_over:
             raise SeriesError("no hand is in progress; call next_hand()")
         position = None if seat is None else current.seating.position_of(seat)
-        events = current.hand.apply(action, position)
+        try:
+            events = current.hand.apply(action, position)
+        except IllegalActionError as exc:
+            if exc.position is not None:  # the refusal as data, with the seat it concerns
+                exc.seat = current.seating.order[exc.position]
+            raise
         if current.hand.is_over:
             self._settle()
         return tuple(events)
