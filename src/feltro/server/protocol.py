@@ -15,7 +15,18 @@ import json
 from enum import StrEnum
 from typing import Annotated, Any, Final, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError, model_validator
+from pydantic import (
+    AfterValidator,
+    AliasChoices,
+    BaseModel,
+    ConfigDict,
+    Field,
+    TypeAdapter,
+    ValidationError,
+    model_validator,
+)
+
+from feltro.i18n import LANGUAGES
 
 __all__ = [
     "MAX_MESSAGE_BYTES",
@@ -35,7 +46,15 @@ PROTOCOL_VERSION: Final = 1
 MAX_MESSAGE_BYTES: Final = 4096
 """Client messages longer than this are refused (``too_large``) without being parsed."""
 
-Lang = Literal["en", "pt-PT", "pt-BR"]
+
+def _known_language(code: str) -> str:
+    if code not in LANGUAGES:
+        raise ValueError(f"use one of {', '.join(LANGUAGES)}")
+    return code
+
+
+Lang = Annotated[str, AfterValidator(_known_language)]
+"""A language of :data:`feltro.i18n.LANGUAGES` (the one list of them)."""
 Seat = Annotated[int, Field(ge=1, le=10)]
 Name = Annotated[str, Field(min_length=1, max_length=24, pattern=r"^[^\x00-\x1f\x7f]+$")]
 Ident = Annotated[str, Field(min_length=1, max_length=64, pattern=r"^[A-Za-z0-9_.:-]+$")]
@@ -520,10 +539,13 @@ class OutcomeOut(_Out):
     hands: int
 
 
+TableStatus = Literal["lobby", "playing", "paused", "over", "broken"]
+
+
 class TableOut(_Out):
     id: str
     name: str
-    status: Literal["lobby", "playing", "paused", "over", "broken"]
+    status: TableStatus
     settings: dict[str, Any]
     seats: list[SeatOut]
     hand: HandOut | None
@@ -551,7 +573,8 @@ class LegalOut(_Out):
     fold: bool
     check: bool
     call: int
-    raise_: dict[str, int] | None = Field(alias="raise")
+    raise_: dict[str, int] | None = Field(validation_alias=AliasChoices("raise", "raise_"),
+                                          serialization_alias="raise")
     refusals: dict[str, str]
     refusal_details: dict[str, RefusalOut]
 
