@@ -32,7 +32,7 @@ from typing import Any, Final
 
 from feltro.actions import CHECK, FOLD, Action
 from feltro.bots import BOT_KINDS, Bot, make_bot
-from feltro.errors import ConfigError, FeltroError, IllegalActionError, StoreError
+from feltro.errors import ConfigError, FeltroError, IllegalActionError, Refusal, StoreError
 from feltro.events import Event
 from feltro.series import SeriesConfig
 from feltro.server.clock import Clock
@@ -44,12 +44,12 @@ from feltro.server.model import (
     SeatRequest,
     SeatState,
     TableSettings,
-    positions_to_seats,
     precheck,
     series_has,
     turn_index,
 )
 from feltro.server.protocol import ErrorCode, ProtocolError, TableStatus
+from feltro.server.refusals import error_code, refusal_words, seat_refusal
 from feltro.server.security import hash_token, new_id, new_token
 from feltro.server.snapshot import HandSnapshot, SeriesSnapshot, TableSnapshot, TurnClock
 from feltro.store import SeriesStore
@@ -59,14 +59,6 @@ __all__ = ["TableGame"]
 MAX_PENDING_REQUESTS: Final = 20
 TIMEOUTS_TO_AWAY: Final = 3
 _RECENT_IDS: Final = 64
-_FALLBACK_RULE_CODES: Final = {
-    "B2": ErrorCode.NOT_YOUR_TURN,
-    "B3": ErrorCode.ILLEGAL_CHECK,
-    "B6": ErrorCode.ILLEGAL_AMOUNT,
-    "B7": ErrorCode.RAISE_CLOSED,
-    "B8": ErrorCode.RAISE_CLOSED,
-    "B10": ErrorCode.ILLEGAL_AMOUNT,
-}
 
 
 class TableGame:
@@ -626,24 +618,20 @@ class TableGame:
             raise ProtocolError(ErrorCode.NO_HAND, "no hand is being played")
         to_act = series.to_act
         if seat != to_act:
-            raise ProtocolError(ErrorCode.NOT_YOUR_TURN, f"it is seat {to_act}'s turn, not "
-                                f"seat {seat}'s", rule="B2")
+            wait = Refusal("B2", "not-your-turn", {"seat": seat, "to_act_seat": to_act or 0})
+            raise ProtocolError(ErrorCode.NOT_YOUR_TURN, refusal_words(wait), refusal=wait)
         if (hand_no, turn) != self.turn_key:
             now_hand, now_turn = self.turn_key or (0, 0)
             raise ProtocolError(ErrorCode.STALE, f"that decision was for hand {hand_no} turn "
                                 f"{turn}; the turn now is hand {now_hand} turn {now_turn}")
         order = series.seating.order if series.seating is not None else ()
-        try:
-            precheck(action, hand.legal)
-        except ProtocolError as exc:
-            exc.reason = positions_to_seats(exc.reason, order)
-            raise
+        precheck(action, hand.legal, order)
         try:
             self._play(action, seat)
         except IllegalActionError as exc:
-            code = _FALLBACK_RULE_CODES.get(exc.rule, ErrorCode.ILLEGAL_ACTION)
-            raise ProtocolError(code, positions_to_seats(str(exc), order),
-                                rule=exc.rule) from None
+            refusal = seat_refusal(exc.refusal, order)
+            raise ProtocolError(error_code(refusal), refusal_words(refusal),
+                                refusal=refusal) from None
         recent[action_id] = None
         if len(recent) > _RECENT_IDS:
             recent.popitem(last=False)

@@ -26,6 +26,7 @@ from pydantic import (
     model_validator,
 )
 
+from feltro.errors import Refusal
 from feltro.i18n import LANGUAGES
 
 __all__ = [
@@ -122,13 +123,22 @@ class ErrorCode(StrEnum):
 
 
 class ProtocolError(Exception):
-    """A refusal to send back to the client as an ``error`` message."""
+    """A refusal to send back to the client as an ``error`` message.
 
-    def __init__(self, code: ErrorCode, reason: str, *, rule: str | None = None) -> None:
+    *refusal*, for a rule's refusal, is the data the client words it from (its rule, reason
+    code and numbers, seats as seats); *reason* is the same in English, for logs and scripts.
+    """
+
+    def __init__(self, code: ErrorCode, reason: str, *, refusal: Refusal | None = None) -> None:
         super().__init__(f"{code}: {reason}")
         self.code = code
         self.reason = reason
-        self.rule = rule
+        self.refusal = refusal
+
+    @property
+    def rule(self) -> str | None:
+        """The RULES.md id of a rule's refusal."""
+        return self.refusal.rule if self.refusal is not None else None
 
 
 # --- client -> server ----------------------------------------------------------------------
@@ -332,13 +342,16 @@ def parse_client_message(text: str | bytes) -> BaseModel:
 
 
 def error_frame(code: ErrorCode, reason: str, *, ref: str | None = None,
-                rule: str | None = None) -> str:
-    """The JSON text of an ``error`` message."""
+                refusal: Refusal | None = None) -> str:
+    """The JSON text of an ``error`` message (a rule's refusal as data: ``rule`` and
+    ``refusal``)."""
     body: dict[str, Any] = {"type": "error", "code": code.value, "reason": reason}
     if ref is not None:
         body["ref"] = ref
-    if rule is not None:
-        body["rule"] = rule
+    if refusal is not None:
+        body["rule"] = refusal.rule
+        body["refusal"] = {"rule": refusal.rule, "reason": refusal.reason,
+                           "params": dict(refusal.params)}
     return json.dumps(body, separators=(",", ":"))
 
 
@@ -417,12 +430,22 @@ class AckOut(_Out):
     duplicate: bool = False
 
 
+class RefusalOut(_Out):
+    """A rule's refusal as data: the client words it (``refusal.<rule>.<reason>`` in the shared
+    catalogue, filled with *params*). Seats are seats (``seat``, ``to_act_seat``)."""
+
+    rule: str
+    reason: str
+    params: dict[str, int]
+
+
 class ErrorOut(_Out):
     type: Literal["error"]
     code: ErrorCode
     reason: str
     ref: str | None = None
     rule: str | None = None
+    refusal: RefusalOut | None = None
 
 
 class PongOut(_Out):
@@ -434,6 +457,9 @@ class PongOut(_Out):
 class ByeOut(_Out):
     type: Literal["bye"]
     reason: str
+    code: Literal["revoked", "behind", "flooding", "stopping"]
+    """Why, for programs: ``revoked`` (the token is no longer valid here), ``behind`` (too far
+    behind), ``flooding``, ``stopping`` (the server is stopping; reconnect)."""
 
 
 class SeatOut(_Out):
@@ -559,12 +585,6 @@ class TableOut(_Out):
     next_hand_at: int | None
     hands_played: int
     problem: str | None
-
-
-class RefusalOut(_Out):
-    rule: str
-    reason: Literal["owes", "no-chips", "not-reopened", "capped"]
-    params: dict[str, int]
 
 
 class LegalOut(_Out):

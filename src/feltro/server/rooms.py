@@ -89,14 +89,14 @@ class Connection:
             self._queue.append((state, text))
             if len(self._queue) > MAX_QUEUED:
                 self._queue.clear()
-                self._queue.append((False, _dumps({"type": "bye",
-                                                   "reason": "too far behind"})))
+                self._queue.append((False, _dumps({"type": "bye", "reason": "too far behind",
+                                                   "code": "behind"})))
                 self.closing = True
         self._wake.set()
 
-    def finish(self, reason: str) -> None:
-        """Queue a ``bye`` and close once it is sent."""
-        self.push(_dumps({"type": "bye", "reason": reason}))
+    def finish(self, code: str, reason: str) -> None:
+        """Queue a ``bye`` (*code* for programs, *reason* for people) and close once sent."""
+        self.push(_dumps({"type": "bye", "reason": reason, "code": code}))
         self.closing = True
         self._wake.set()
 
@@ -159,7 +159,7 @@ class Room:
         if not conn.bucket.take():
             conn.push(error_frame(ErrorCode.RATE_LIMITED, "too many messages; slow down"))
             if conn.bucket.refused >= FLOOD_LIMIT:
-                conn.finish("flooding")
+                conn.finish("flooding", "flooding")
             return
         try:
             message = p.parse_client_message(text)
@@ -178,7 +178,7 @@ class Room:
             try:
                 changed = self._dispatch(conn, message)
             except ProtocolError as exc:
-                conn.push(error_frame(exc.code, exc.reason, ref=ref, rule=exc.rule))
+                conn.push(error_frame(exc.code, exc.reason, ref=ref, refusal=exc.refusal))
                 return
             except StoreError as exc:
                 self._broken(str(exc))
@@ -376,7 +376,7 @@ class Room:
                 continue
             identity = game.identify_hash(conn.token_hash)
             if identity is None:
-                conn.finish("your seat or host role is no longer valid at this table")
+                conn.finish("revoked", "your seat or host role is no longer valid at this table")
                 continue
             if identity != conn.identity:
                 old_seat = conn.seat
@@ -425,7 +425,7 @@ class Room:
     async def close_all(self) -> None:
         """Say goodbye to every connection (server shutting down)."""
         for conn in list(self.connections):
-            conn.finish("the server is stopping; reconnect in a moment")
+            conn.finish("stopping", "the server is stopping; reconnect in a moment")
 
 
 def _guess_ref(text: str | bytes) -> str | None:

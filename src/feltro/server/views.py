@@ -28,7 +28,7 @@ from feltro.names import describe_class
 from feltro.pots import build_pots
 from feltro.server.clock import epoch_ms
 from feltro.server.handlog import cards_json
-from feltro.server.model import Identity, positions_to_seats
+from feltro.server.model import Identity
 from feltro.server.protocol import (
     EliminationOut,
     HandOut,
@@ -45,6 +45,7 @@ from feltro.server.protocol import (
     TimerOut,
     YouOut,
 )
+from feltro.server.refusals import refusal_words, seat_refusal
 from feltro.server.snapshot import HandSnapshot, SeriesSnapshot, TableSnapshot
 
 __all__ = ["chips_view", "hand_name", "state_frame", "table_view", "you_view"]
@@ -277,17 +278,18 @@ def _own_cards(snap: TableSnapshot, seat: int, lang: str) -> dict[str, Any]:
 
 
 def _legal(legal: LegalActions, key: tuple[int, int], order: tuple[int, ...]) -> LegalOut:
+    seated = {kind: seat_refusal(refusal, order)
+              for kind, refusal in legal.refusal_details.items()}
     raise_range = ({"min": legal.min_raise_to, "max": legal.max_raise_to}
                    if legal.min_raise_to is not None and legal.max_raise_to is not None
                    else None)
     return LegalOut(
         hand=key[0], turn=key[1], fold=legal.can_fold, check=legal.can_check,
         call=legal.call_amount, raise_=raise_range,
-        refusals={kind: positions_to_seats(reason, order)
-                  for kind, reason in legal.refusals.items()},
-        refusal_details={kind: RefusalOut(rule=d.rule, reason=d.reason,  # type: ignore[arg-type]
-                                          params=dict(d.params))
-                         for kind, d in legal.refusal_details.items()})
+        refusals={kind: refusal_words(refusal) for kind, refusal in seated.items()},
+        refusal_details={kind: RefusalOut(rule=refusal.rule, reason=refusal.reason,
+                                          params=dict(refusal.params))
+                         for kind, refusal in seated.items()})
 
 
 # --- other ----------------------------------------------------------------------------------

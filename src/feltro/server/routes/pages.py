@@ -8,13 +8,14 @@ links go after ``#`` (``/host/{id}#<host token>``, ``/play/{id}#<seat token>``):
 never send that part to the server.
 
 To add a page: write ``static/js/<name>.js`` (it starts with ``boot(...)`` from ``boot.js``) and
-add the page to :data:`PAGES` (its address and its module's name). Pages without a table id
-(``/``) are in :data:`PAGES` with ``""`` for the address below the root.
+add the page to :data:`PAGES`: its address (``"/rules"``, or ``"/x/{table_id}"`` for a
+table's page) and its module's name.
 """
 
 from __future__ import annotations
 
 import json
+from collections.abc import Awaitable, Callable
 from functools import cache
 from pathlib import Path
 from string import Template
@@ -30,9 +31,14 @@ __all__ = ["PAGES", "PLACEHOLDER", "router"]
 
 router = APIRouter(include_in_schema=False)
 
-PAGES: Final = {"host": "host", "join": "join", "play": "play", "table": "screen"}
-"""Pages under ``/<address>/{table_id}``: address → module (``static/js/<module>.js``). The start
-page ``/`` is the module ``index``."""
+PAGES: Final = {
+    "/": "index",
+    "/host/{table_id}": "host",
+    "/join/{table_id}": "join",
+    "/play/{table_id}": "play",
+    "/table/{table_id}": "screen",
+}
+"""Every page: its address -> its module (``static/js/<module>.js``)."""
 
 PLACEHOLDER: Final = """<!doctype html><html lang="en"><meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1"><title>feltro</title>
@@ -63,20 +69,15 @@ def _languages_json() -> str:
     return json.dumps(data, ensure_ascii=False).replace("<", "\\u003c")
 
 
-@router.get("/")
-async def index(request: Request) -> Response:
-    return page(request, "index")
-
-
-def _table_page(module: str) -> object:
-    async def table_page(table_id: str, request: Request) -> Response:
+def _page_route(module: str) -> Callable[[Request], Awaitable[Response]]:
+    async def show_page(request: Request) -> Response:
         return page(request, module)
-    return table_page
+    return show_page
 
 
 for _address, _module in PAGES.items():
-    router.add_api_route(f"/{_address}/{{table_id}}", _table_page(_module),  # type: ignore[arg-type]
-                         methods=["GET"], name=f"page_{_address}")
+    router.add_api_route(_address, _page_route(_module), methods=["GET"],
+                         name=f"page_{_module}")
 
 
 @router.get("/static/i18n/shared/{lang}.json")

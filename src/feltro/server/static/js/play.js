@@ -5,7 +5,7 @@ import { Link, fragmentToken, tableIdFromPath, tokens, newId } from "./net.js";
 import { t, lang } from "./i18n.js";
 import {
   $, h, announce, announceLog, boardView, card, cardsText, errorText, logView,
-  potsView, refusalText, seatList, seatOf, showNet, showdownView,
+  potsView, refusalWords, seatList, seatOf, showNet, showdownView,
   standingsView, stopText, timerBar, toast, nameOf,
 } from "./ui.js";
 import { resultsView } from "./results.js";
@@ -336,10 +336,9 @@ function renderActions(force) {
     app.setAmount = null;
     app.focusAmount = null;
   }
-  const refusals = Object.entries(legal.refusals || {});
-  const details = legal.refusal_details || {};
+  const refusals = Object.values(legal.refusal_details || {});
   if (refusals.length) {
-    parts.push(h("ul", { class: "refusals" }, refusals.map(([kind, text]) => h("li", {}, refusalText(kind, text, details[kind])))));
+    parts.push(h("ul", { class: "refusals" }, refusals.map((refusal) => h("li", {}, refusalWords(refusal)))));
   }
   if (app.pending) parts.push(h("p", { class: "quiet" }, t("web.act.sent")));
   panel.replaceChildren(...parts);
