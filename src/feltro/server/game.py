@@ -309,6 +309,11 @@ class TableGame:
         """Whether a hand is being played."""
         return self.store is not None and self.store.series.in_hand
 
+    def is_last_hand(self, wall_now: datetime) -> bool:
+        """Whether the hand in progress is the series' last by its stop conditions."""
+        return (self.store is not None and self.store.series.in_hand
+                and self.store.series.should_stop(wall_now))
+
     def bank_ms(self, seat: int) -> int:
         """*seat*'s time bank now (refilled at every new hand up to the maximum)."""
         state = self.seats[seat]
@@ -364,9 +369,11 @@ class TableGame:
         if self.store is None:
             return None
         series = self.store.series
+        standings = series.standings()
         return SeriesSnapshot(
             in_hand=series.in_hand, hand_number=series.hand_number, to_act=series.to_act,
-            stacks=dict(series.stacks), standings=series.standings(), outcome=series.outcome,
+            stacks=dict(series.stacks), standings=standings,
+            places={row.seat: row for row in standings}, outcome=series.outcome,
             players=series.config.players, starting_stack=series.config.starting_stack,
             summaries=tuple(series.summaries), stop_requested=series.stop_requested,
             should_stop=series.in_hand and (self.stop_logged or series.stop_requested

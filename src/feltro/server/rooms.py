@@ -326,10 +326,7 @@ class Room:
         self.schedule_bot()
 
     def _last_hand(self) -> bool:
-        store = self.game.store
-        if store is None or not store.series.in_hand:
-            return False
-        return store.series.should_stop(self.manager.clock.wall())
+        return self.game.is_last_hand(self.manager.clock.wall())
 
     def schedule_bot(self) -> None:
         """Start the due bot decision, if any, in a worker thread."""

@@ -50,6 +50,8 @@ class SeriesSnapshot:
     """The seat to act, if any."""
     stacks: Mapping[int, int]
     standings: tuple[Standing, ...]
+    places: Mapping[int, Standing]
+    """Seat -> its line in :attr:`standings`."""
     outcome: Outcome | None
     players: Mapping[int, str]
     starting_stack: int

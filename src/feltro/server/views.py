@@ -109,7 +109,7 @@ def _seat(snap: TableSnapshot, number: int) -> SeatOut:
 
 
 def _standing_fields(series: SeriesSnapshot, seat: int) -> dict[str, Any]:
-    standing = next((row for row in series.standings if row.seat == seat), None)
+    standing = series.places.get(seat)
     out = standing is not None and standing.out_in_hand is not None
     return {"stack": series.stacks.get(seat, 0), "out": out,
             "place": standing.place if standing is not None and out else None}
