@@ -4,9 +4,10 @@ the messages the server sends, and the error codes.
 Messages are JSON objects keyed by ``type`` (``docs/protocol.md`` shows each one with an
 example). Client messages are parsed with :func:`parse_client_message`, which refuses anything
 that is not exactly one of the models below (unknown fields, wrong types, out-of-range numbers,
-over-long strings). Server messages are built as plain JSON by :mod:`feltro.server.views` for
-speed; the ``*Out`` models here describe them, and the tests validate every frame the server
-sends against them.
+over-long strings). The ``state`` message is built by :mod:`feltro.server.views` as the
+``*Out`` models here (serialized with only the fields each view sets); the short frames
+(``ack``, ``error``...) are plain JSON, and the tests validate every frame the server sends
+against these models.
 """
 
 from __future__ import annotations
