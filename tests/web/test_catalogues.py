@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 
 from feltro.i18n import LANGUAGES, catalogue, placeholders
+from feltro.server.refusals import SEAT_REFUSALS
 
 STATIC = Path(__file__).resolve().parents[2] / "src" / "feltro" / "server" / "static"
 SCRIPTS = sorted((STATIC / "js").glob("*.js"))
@@ -27,7 +28,8 @@ COMPUTED = {
                                           "illegal_action", "illegal_check", "raise_closed",
                                           "seat_taken", "table_full", "rate_limited")],
     "series.end_": ["series.end_last_player", "series.end_stopped"],
-    "refusal.": ["refusal.check.B3", "refusal.raise.B7", "refusal.raise.B8", "refusal.raise.B10"],
+    # Every refusal a table's player can meet, worded from its data (rule and reason code).
+    "refusal.": [f"refusal.{rule}.{reason}" for rule, reason in SEAT_REFUSALS],
     "log.calls": ["log.calls", "log.calls_all_in"],
     "log.": ["log.bets", "log.bets_all_in", "log.raises", "log.raises_all_in"],
     "bot.level.": [],  # falls back to the bot's kind when a level has no name

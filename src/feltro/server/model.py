@@ -7,7 +7,6 @@ only token *hashes*, and those are left out of ``repr`` so that no log line can 
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, fields
 from datetime import datetime
@@ -15,10 +14,12 @@ from typing import Any
 
 from feltro.actions import CALL, CHECK, FOLD, Action, Raise
 from feltro.bots import Bot
+from feltro.errors import Refusal
 from feltro.events import ActionTaken
 from feltro.hand import Hand, LegalActions, SeatView
 from feltro.series import SeriesConfig
 from feltro.server.protocol import CreateTable, ErrorCode, ProtocolError
+from feltro.server.refusals import error_code, refusal_words, seat_refusal
 
 __all__ = [
     "BotTurn",
@@ -27,7 +28,6 @@ __all__ = [
     "SeatState",
     "TableSettings",
     "parse_action",
-    "positions_to_seats",
     "precheck",
     "series_has",
     "turn_index",
@@ -173,30 +173,18 @@ def parse_action(kind: str, to: int | None) -> Action:
     return Raise(to)
 
 
-def precheck(action: Action, legal: LegalActions) -> None:
-    """Refuse with the engine's own reason before the engine is asked (same words, a precise
-    code); the engine stays the final judge."""
-    refusals = legal.refusals
-    if action == CHECK and not legal.can_check:
-        reason = refusals.get("check", "B3: cannot check facing a bet")
-        raise ProtocolError(ErrorCode.ILLEGAL_CHECK, reason, rule=reason.split(":", 1)[0])
-    if isinstance(action, Raise) and legal.min_raise_to is None:
-        reason = refusals.get("raise", "raising is closed")
-        raise ProtocolError(ErrorCode.RAISE_CLOSED, reason, rule=reason.split(":", 1)[0])
+def precheck(action: Action, legal: LegalActions, order: Sequence[int]) -> None:
+    """Refuse with the engine's own refusal (as data, seats as seats) before the engine is
+    asked, with a precise code; the engine stays the final judge.
 
-
-_POSITION = re.compile(r"\bp(\d{1,2})\b")
-
-
-def positions_to_seats(text: str, order: Sequence[int]) -> str:
-    """The engine names hand positions ``p1``, ``p2``...; players know seat numbers.
-
-    >>> positions_to_seats("B3: p2 cannot check facing a bet", (4, 7, 1))
-    'B3: seat 7 cannot check facing a bet'
+    :raises ProtocolError: ``illegal_check`` or ``raise_closed``.
     """
-
-    def seat(match: re.Match[str]) -> str:
-        index = int(match.group(1)) - 1
-        return f"seat {order[index]}" if 0 <= index < len(order) else match.group(0)
-
-    return _POSITION.sub(seat, text)
+    details = legal.refusal_details
+    if action == CHECK and not legal.can_check:
+        refusal = details.get("check") or Refusal("B3", "owes", {"owed": legal.call_amount})
+    elif isinstance(action, Raise) and legal.min_raise_to is None:
+        refusal = details.get("raise") or Refusal("B7", "no-chips", {})
+    else:
+        return
+    seated = seat_refusal(refusal, order)
+    raise ProtocolError(error_code(seated), refusal_words(seated), refusal=seated)

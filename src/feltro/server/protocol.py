@@ -4,9 +4,10 @@ the messages the server sends, and the error codes.
 Messages are JSON objects keyed by ``type`` (``docs/protocol.md`` shows each one with an
 example). Client messages are parsed with :func:`parse_client_message`, which refuses anything
 that is not exactly one of the models below (unknown fields, wrong types, out-of-range numbers,
-over-long strings). Server messages are built as plain JSON by :mod:`feltro.server.views` for
-speed; the ``*Out`` models here describe them, and the tests validate every frame the server
-sends against them.
+over-long strings). The ``state`` message is built by :mod:`feltro.server.views` as the
+``*Out`` models here (serialized with only the fields each view sets); the short frames
+(``ack``, ``error``...) are plain JSON, and the tests validate every frame the server sends
+against these models.
 """
 
 from __future__ import annotations
@@ -15,7 +16,19 @@ import json
 from enum import StrEnum
 from typing import Annotated, Any, Final, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError, model_validator
+from pydantic import (
+    AfterValidator,
+    AliasChoices,
+    BaseModel,
+    ConfigDict,
+    Field,
+    TypeAdapter,
+    ValidationError,
+    model_validator,
+)
+
+from feltro.errors import Refusal
+from feltro.i18n import LANGUAGES
 
 __all__ = [
     "MAX_MESSAGE_BYTES",
@@ -35,7 +48,15 @@ PROTOCOL_VERSION: Final = 1
 MAX_MESSAGE_BYTES: Final = 4096
 """Client messages longer than this are refused (``too_large``) without being parsed."""
 
-Lang = Literal["en", "pt-PT", "pt-BR"]
+
+def _known_language(code: str) -> str:
+    if code not in LANGUAGES:
+        raise ValueError(f"use one of {', '.join(LANGUAGES)}")
+    return code
+
+
+Lang = Annotated[str, AfterValidator(_known_language)]
+"""A language of :data:`feltro.i18n.LANGUAGES` (the one list of them)."""
 Seat = Annotated[int, Field(ge=1, le=10)]
 Name = Annotated[str, Field(min_length=1, max_length=24, pattern=r"^[^\x00-\x1f\x7f]+$")]
 Ident = Annotated[str, Field(min_length=1, max_length=64, pattern=r"^[A-Za-z0-9_.:-]+$")]
@@ -103,13 +124,22 @@ class ErrorCode(StrEnum):
 
 
 class ProtocolError(Exception):
-    """A refusal to send back to the client as an ``error`` message."""
+    """A refusal to send back to the client as an ``error`` message.
 
-    def __init__(self, code: ErrorCode, reason: str, *, rule: str | None = None) -> None:
+    *refusal*, for a rule's refusal, is the data the client words it from (its rule, reason
+    code and numbers, seats as seats); *reason* is the same in English, for logs and scripts.
+    """
+
+    def __init__(self, code: ErrorCode, reason: str, *, refusal: Refusal | None = None) -> None:
         super().__init__(f"{code}: {reason}")
         self.code = code
         self.reason = reason
-        self.rule = rule
+        self.refusal = refusal
+
+    @property
+    def rule(self) -> str | None:
+        """The RULES.md id of a rule's refusal."""
+        return self.refusal.rule if self.refusal is not None else None
 
 
 # --- client -> server ----------------------------------------------------------------------
@@ -313,13 +343,16 @@ def parse_client_message(text: str | bytes) -> BaseModel:
 
 
 def error_frame(code: ErrorCode, reason: str, *, ref: str | None = None,
-                rule: str | None = None) -> str:
-    """The JSON text of an ``error`` message."""
+                refusal: Refusal | None = None) -> str:
+    """The JSON text of an ``error`` message (a rule's refusal as data: ``rule`` and
+    ``refusal``)."""
     body: dict[str, Any] = {"type": "error", "code": code.value, "reason": reason}
     if ref is not None:
         body["ref"] = ref
-    if rule is not None:
-        body["rule"] = rule
+    if refusal is not None:
+        body["rule"] = refusal.rule
+        body["refusal"] = {"rule": refusal.rule, "reason": refusal.reason,
+                           "params": dict(refusal.params)}
     return json.dumps(body, separators=(",", ":"))
 
 
@@ -398,12 +431,22 @@ class AckOut(_Out):
     duplicate: bool = False
 
 
+class RefusalOut(_Out):
+    """A rule's refusal as data: the client words it (``refusal.<rule>.<reason>`` in the shared
+    catalogue, filled with *params*). Seats are seats (``seat``, ``to_act_seat``)."""
+
+    rule: str
+    reason: str
+    params: dict[str, int]
+
+
 class ErrorOut(_Out):
     type: Literal["error"]
     code: ErrorCode
     reason: str
     ref: str | None = None
     rule: str | None = None
+    refusal: RefusalOut | None = None
 
 
 class PongOut(_Out):
@@ -415,6 +458,9 @@ class PongOut(_Out):
 class ByeOut(_Out):
     type: Literal["bye"]
     reason: str
+    code: Literal["revoked", "behind", "flooding", "stopping"]
+    """Why, for programs: ``revoked`` (the token is no longer valid here), ``behind`` (too far
+    behind), ``flooding``, ``stopping`` (the server is stopping; reconnect)."""
 
 
 class SeatOut(_Out):
@@ -520,10 +566,13 @@ class OutcomeOut(_Out):
     hands: int
 
 
+TableStatus = Literal["lobby", "playing", "paused", "over", "broken"]
+
+
 class TableOut(_Out):
     id: str
     name: str
-    status: Literal["lobby", "playing", "paused", "over", "broken"]
+    status: TableStatus
     settings: dict[str, Any]
     seats: list[SeatOut]
     hand: HandOut | None
@@ -539,19 +588,14 @@ class TableOut(_Out):
     problem: str | None
 
 
-class RefusalOut(_Out):
-    rule: str
-    reason: Literal["owes", "no-chips", "not-reopened", "capped"]
-    params: dict[str, int]
-
-
 class LegalOut(_Out):
     hand: int
     turn: int
     fold: bool
     check: bool
     call: int
-    raise_: dict[str, int] | None = Field(alias="raise")
+    raise_: dict[str, int] | None = Field(validation_alias=AliasChoices("raise", "raise_"),
+                                          serialization_alias="raise")
     refusals: dict[str, str]
     refusal_details: dict[str, RefusalOut]
 

@@ -35,7 +35,8 @@ from feltro.server.journal import Journal, JournalRecord
 from feltro.server.model import BotTurn, Identity, TableSettings, parse_action
 from feltro.server.protocol import ErrorCode, ProtocolError, error_frame
 from feltro.server.security import TokenBucket, hash_token, new_id
-from feltro.server.views import state_frame, table_view, you_view
+from feltro.server.snapshot import TableSnapshot
+from feltro.server.views import dump, state_frame, table_view, you_view
 
 __all__ = ["Connection", "Room", "RoomManager"]
 
@@ -88,14 +89,14 @@ class Connection:
             self._queue.append((state, text))
             if len(self._queue) > MAX_QUEUED:
                 self._queue.clear()
-                self._queue.append((False, _dumps({"type": "bye",
-                                                   "reason": "too far behind"})))
+                self._queue.append((False, _dumps({"type": "bye", "reason": "too far behind",
+                                                   "code": "behind"})))
                 self.closing = True
         self._wake.set()
 
-    def finish(self, reason: str) -> None:
-        """Queue a ``bye`` and close once it is sent."""
-        self.push(_dumps({"type": "bye", "reason": reason}))
+    def finish(self, code: str, reason: str) -> None:
+        """Queue a ``bye`` (*code* for programs, *reason* for people) and close once sent."""
+        self.push(_dumps({"type": "bye", "reason": reason, "code": code}))
         self.closing = True
         self._wake.set()
 
@@ -158,7 +159,7 @@ class Room:
         if not conn.bucket.take():
             conn.push(error_frame(ErrorCode.RATE_LIMITED, "too many messages; slow down"))
             if conn.bucket.refused >= FLOOD_LIMIT:
-                conn.finish("flooding")
+                conn.finish("flooding", "flooding")
             return
         try:
             message = p.parse_client_message(text)
@@ -177,7 +178,7 @@ class Room:
             try:
                 changed = self._dispatch(conn, message)
             except ProtocolError as exc:
-                conn.push(error_frame(exc.code, exc.reason, ref=ref, rule=exc.rule))
+                conn.push(error_frame(exc.code, exc.reason, ref=ref, refusal=exc.refusal))
                 return
             except StoreError as exc:
                 self._broken(str(exc))
@@ -325,10 +326,7 @@ class Room:
         self.schedule_bot()
 
     def _last_hand(self) -> bool:
-        store = self.game.store
-        if store is None or not store.series.in_hand:
-            return False
-        return store.series.should_stop(self.manager.clock.wall())
+        return self.game.is_last_hand(self.manager.clock.wall())
 
     def schedule_bot(self) -> None:
         """Start the due bot decision, if any, in a worker thread."""
@@ -375,7 +373,7 @@ class Room:
                 continue
             identity = game.identify_hash(conn.token_hash)
             if identity is None:
-                conn.finish("your seat or host role is no longer valid at this table")
+                conn.finish("revoked", "your seat or host role is no longer valid at this table")
                 continue
             if identity != conn.identity:
                 old_seat = conn.seat
@@ -394,22 +392,23 @@ class Room:
                         self._push_request(conn, request.request_id)
         texts: dict[str, str] = {}
         clock = self.manager.clock
-        mono, wall = clock.monotonic(), clock.wall()
+        snap = game.snapshot(clock.monotonic(), clock.wall())
         for conn in self.connections:
             if conn.hello and not conn.closing:
-                if conn.lang not in texts:
-                    texts[conn.lang] = _dumps(table_view(game, conn.lang, mono, wall))
-                self._deliver(conn, state_frame(self.version, self.manager.boot, epoch_ms(wall),
-                                                texts[conn.lang],
-                                                you_view(game, conn.identity, conn.lang)),
-                              state=True)
+                self._send_state(conn, snap, texts)
 
-    def _send_state(self, conn: Connection) -> None:
-        clock = self.manager.clock
-        mono, wall = clock.monotonic(), clock.wall()
-        table = _dumps(table_view(self.game, conn.lang, mono, wall))
-        self._deliver(conn, state_frame(self.version, self.manager.boot, epoch_ms(wall), table,
-                                        you_view(self.game, conn.identity, conn.lang)),
+    def _send_state(self, conn: Connection, snap: TableSnapshot | None = None,
+                    texts: dict[str, str] | None = None) -> None:
+        """Queue *conn*'s ``state``; *texts* caches the public part per language."""
+        if snap is None:
+            clock = self.manager.clock
+            snap = self.game.snapshot(clock.monotonic(), clock.wall())
+        texts = {} if texts is None else texts
+        if conn.lang not in texts:
+            texts[conn.lang] = dump(table_view(snap, conn.lang))
+        self._deliver(conn, state_frame(self.version, self.manager.boot,
+                                        epoch_ms(snap.wall_now), texts[conn.lang],
+                                        you_view(snap, conn.identity, conn.lang)),
                       state=True)
 
     def _push_request(self, conn: Connection, request_id: str) -> None:
@@ -423,7 +422,7 @@ class Room:
     async def close_all(self) -> None:
         """Say goodbye to every connection (server shutting down)."""
         for conn in list(self.connections):
-            conn.finish("the server is stopping; reconnect in a moment")
+            conn.finish("stopping", "the server is stopping; reconnect in a moment")
 
 
 def _guess_ref(text: str | bytes) -> str | None:

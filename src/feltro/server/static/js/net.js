@@ -92,7 +92,7 @@ export class Link {
       } else if (msg.type === "error" && (msg.code === "bad_token"
                  || msg.code === "unsupported_protocol")) {
         this.stop(msg.code === "bad_token" ? "bad_token" : msg.reason);
-      } else if (msg.type === "bye" && /no longer valid/.test(msg.reason || "")) {
+      } else if (msg.type === "bye" && msg.code === "revoked") {
         this.stop("bad_token");
       }
       this.onMessage(msg);

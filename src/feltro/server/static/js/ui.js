@@ -388,6 +388,26 @@ export function announce(text, { urgent = false } = {}) {
   setTimeout(() => { region.textContent = text; }, 30);
 }
 
+/** Announce what the hand log of *table* says that was not heard yet; *heard* (`{hand, log}`,
+ *  kept by the page) remembers what was. A new hand is announced with `newHand(number)`, and
+ *  its first entries that `skip(entry)` names are not read out. */
+export function announceLog(heard, table, {
+  newHand = (n) => t("web.announce.new_hand_public", { n }),
+  skip = () => false,
+} = {}) {
+  const hand = table.hand;
+  if (!hand) return;
+  if (hand.number !== heard.hand) {
+    heard.hand = hand.number;
+    announce(newHand(hand.number));
+    heard.log = hand.log.filter(skip).length;
+  }
+  const fresh = hand.log.slice(heard.log);
+  heard.log = hand.log.length;
+  const words = fresh.map((e) => logSpeech(table, e)).filter(Boolean);
+  if (words.length) announce(words.join(". "));
+}
+
 // --- preferences and the settings dialog -------------------------------------------------------
 
 const PREFS = ["four-colour", "high-contrast"];
@@ -494,62 +514,23 @@ export function toast(text, { urgent = false } = {}) {
 
 // --- refusals in the reader's language ---------------------------------------------------------
 
-// The engine's reasons are English sentences that start with the rule id ("B8: the short
-// all-in to 15 does not reopen raising for p3: ..."). The numbers are read from them and put
-// into the catalogue's sentence; an unknown shape is shown as the server wrote it.
-const REFUSAL_PATTERNS = {
-  B3: [/call (\d+) more/, ["owed"]],
-  B7: [/has (\d+) in all, not more than the bet of (\d+)/, ["total", "bet"]],
-  B8: [/all-in to (\d+) /, ["bet"]],
-  B10: [/capped/, []],
-};
-
-/** "You can't raise: the short all-in to 15 does not reopen the betting (B8)." in the
- *  reader's language, for *kind* "check" or "raise". */
-export function ruleReason(text, kind) {
-  const match = /^([A-Z]\d+):\s*(.*)$/s.exec(text || "");
-  if (!match) return text || "";
-  const [, rule, rest] = match;
-  const pattern = REFUSAL_PATTERNS[rule];
-  if (pattern) {
-    const found = pattern[0].exec(rest);
-    if (found) {
-      const params = {};
-      pattern[1].forEach((name, i) => { params[name] = found[i + 1]; });
-      return t(`refusal.${kind}.${rule}`, params);
-    }
-  }
-  return t("refusal.other", { rule, detail: rest });
-}
-
-/** "You can't raise: …" for a kind ("check", "raise") in `legal.refusals`; with the server's
- *  `legal.refusal_details[kind]` (rule, reason, numbers) no English is parsed at all. */
-export function refusalText(kind, text, detail = null) {
-  if (detail && detail.rule) {
-    const p = detail.params || {};
-    return t(`refusal.${kind}.${detail.rule}`, { owed: p.owed, total: p.reach, bet: p.current_bet });
-  }
-  return ruleReason(text, kind);
+/** A refusal as the server sends it (`legal.refusal_details[kind]`, an error's `refusal`: the
+ *  rule, a reason code and its numbers, seats as seats) in the reader's language, from the
+ *  shared catalogue's `refusal.<rule>.<reason>`; the server's English is never read. */
+export function refusalWords(refusal) {
+  const key = `refusal.${refusal.rule}.${refusal.reason}`;
+  const text = t(key, refusal.params || {});
+  return text === key ? t("refusal.other", { rule: refusal.rule, detail: refusal.reason }) : text;
 }
 
 /** An `error` frame as a sentence in the reader's language. */
 export function errorText(msg) {
-  const known = ["not_your_turn", "stale", "illegal_amount", "illegal_action",
-                 "seat_taken", "table_full", "rate_limited"];
-  let text;
-  if (msg.code === "illegal_check" || msg.code === "raise_closed") {
-    const kind = msg.code === "illegal_check" ? "check" : "raise";
-    return msg.rule ? refusalText(kind, msg.reason) : t(`web.err.${msg.code}`);
-  }
-  if (known.includes(msg.code)) text = t(`web.err.${msg.code}`);
-  else if (msg.code === "not_now") text = t("web.err.not_now", { reason: msg.reason });
-  else text = t("web.err.other", { reason: msg.reason });
-  if (msg.rule) text += ` (${msg.rule})`;
-  // The server's own words carry the numbers; they are English, so only English readers get them.
-  if ((msg.code === "illegal_amount" || msg.code === "illegal_action") && lang() === "en") {
-    text += ` ${msg.reason}`;
-  }
-  return text;
+  if (msg.refusal) return refusalWords(msg.refusal);
+  const known = ["not_your_turn", "stale", "illegal_amount", "illegal_action", "illegal_check",
+                 "raise_closed", "seat_taken", "table_full", "rate_limited"];
+  if (known.includes(msg.code)) return t(`web.err.${msg.code}`);
+  if (msg.code === "not_now") return t("web.err.not_now", { reason: msg.reason });
+  return t("web.err.other", { reason: msg.reason });
 }
 
 /** The join link's QR code as an `<img>`. The SVG is fetched and given its namespace when it
