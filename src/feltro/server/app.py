@@ -36,13 +36,16 @@ from pathlib import Path
 from typing import Any
 
 from fastapi import FastAPI, HTTPException, Request, WebSocket, WebSocketDisconnect
+from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, PlainTextResponse, Response
 from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from feltro import __version__
 from feltro.errors import HistoryError
 from feltro.server.clock import Clock, SystemClock
+from feltro.server.guard import Guard, GuardSettings
 from feltro.server.histories import player_histories
 from feltro.server.model import TableSettings
 from feltro.server.protocol import (
@@ -93,6 +96,14 @@ class ServerConfig:
     create_per_minute: float = 10.0
     """Tables one client address may create per minute (the server's own machine: any)."""
     static_dir: Path = STATIC
+    allowed_hosts: frozenset[str] | None = None
+    """Host names this server answers to (:mod:`feltro.server.guard`); ``None``: any."""
+    max_body_bytes: int = 16 * 1024
+    """The largest HTTP request body read."""
+    requests_per_second: float = 20.0
+    """HTTP requests per client address, on average."""
+    request_burst: float = 120.0
+    """HTTP requests an address may send at once (a page loads its files together)."""
 
 
 class HistoriesRequest(BaseModel):
@@ -250,7 +261,9 @@ def create_app(config: ServerConfig) -> FastAPI:
     @app.websocket("/ws/{table_id}")
     async def websocket_endpoint(websocket: WebSocket, table_id: str) -> None:
         origin = websocket.headers.get("origin")
-        if not origin_allowed(origin, websocket.headers.get("host"), config.allowed_origins):
+        scheme = "https" if websocket.url.scheme == "wss" else "http"
+        if not origin_allowed(origin, websocket.headers.get("host"), config.allowed_origins,
+                              scheme=scheme):
             log.warning("websocket refused: origin not allowed")
             await websocket.close(code=1008)
             return
@@ -326,17 +339,22 @@ def create_app(config: ServerConfig) -> FastAPI:
     if config.static_dir.is_dir():
         app.mount("/static", StaticFiles(directory=config.static_dir), name="static")
 
-    @app.middleware("http")
-    async def security_headers(request: Request, call_next: Any) -> Response:
-        response: Response = await call_next(request)
-        response.headers.setdefault("X-Content-Type-Options", "nosniff")
-        response.headers.setdefault("X-Frame-Options", "DENY")
-        response.headers.setdefault("Referrer-Policy", "no-referrer")
-        return response
+    app.add_middleware(Guard, settings=GuardSettings(
+        allowed_hosts=config.allowed_hosts, max_body_bytes=config.max_body_bytes,
+        requests_per_second=config.requests_per_second, request_burst=config.request_burst,
+        allowed_origins=config.allowed_origins), now=config.clock.monotonic)
 
-    @app.exception_handler(HTTPException)
-    async def http_error(request: Request, exc: HTTPException) -> JSONResponse:
-        return JSONResponse({"error": exc.detail}, status_code=exc.status_code)
+    @app.exception_handler(StarletteHTTPException)
+    async def http_error(request: Request, exc: StarletteHTTPException) -> JSONResponse:
+        return JSONResponse({"error": exc.detail}, status_code=exc.status_code,
+                            headers=exc.headers)
+
+    @app.exception_handler(RequestValidationError)
+    async def invalid_request(request: Request, exc: RequestValidationError) -> JSONResponse:
+        first = exc.errors()[0] if exc.errors() else {"loc": (), "msg": "invalid request"}
+        where = ".".join(str(part) for part in first.get("loc", ())[1:]) or "body"
+        return JSONResponse({"error": f"{where}: {first.get('msg', 'invalid')}"},
+                            status_code=422)
 
     return app
 
