@@ -18,6 +18,7 @@ from typing import Annotated, Any, Final, Literal
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError, model_validator
 
 __all__ = [
+    "MAX_JSON_DEPTH",
     "MAX_MESSAGE_BYTES",
     "PROTOCOL_VERSION",
     "ClientMessage",
@@ -26,6 +27,8 @@ __all__ = [
     "ProtocolError",
     "ServerMessage",
     "error_frame",
+    "frame_bytes",
+    "json_depth",
     "parse_client_message",
 ]
 
@@ -33,6 +36,8 @@ PROTOCOL_VERSION: Final = 1
 """Sent in ``welcome`` and required in ``hello``; bumped on any incompatible change."""
 
 MAX_MESSAGE_BYTES: Final = 4096
+MAX_JSON_DEPTH: Final = 8
+"""The deepest nesting a client message may have (the protocol's own messages use 2)."""
 """Client messages longer than this are refused (``too_large``) without being parsed."""
 
 Lang = Literal["en", "pt-PT", "pt-BR"]
@@ -290,12 +295,15 @@ def parse_client_message(text: str | bytes) -> BaseModel:
 
     :raises ProtocolError: ``too_large``, ``bad_json``, ``unknown_type`` or ``invalid``.
     """
-    if len(text) > MAX_MESSAGE_BYTES:
+    if frame_bytes(text) > MAX_MESSAGE_BYTES:
         raise ProtocolError(ErrorCode.TOO_LARGE,
                             f"messages are limited to {MAX_MESSAGE_BYTES} bytes")
+    if json_depth(text) > MAX_JSON_DEPTH:
+        raise ProtocolError(ErrorCode.BAD_JSON,
+                            f"messages nest at most {MAX_JSON_DEPTH} levels deep")
     try:
         data = json.loads(text)
-    except (ValueError, UnicodeDecodeError):
+    except (ValueError, UnicodeDecodeError, RecursionError):
         raise ProtocolError(ErrorCode.BAD_JSON, "not JSON") from None
     if not isinstance(data, dict):
         raise ProtocolError(ErrorCode.BAD_JSON, "a message is a JSON object")
@@ -310,6 +318,42 @@ def parse_client_message(text: str | bytes) -> BaseModel:
         where = ".".join(str(part) for part in first["loc"][1:]) or kind
         raise ProtocolError(ErrorCode.INVALID, f"{kind}: {where}: {first['msg']}") from None
     return message
+
+
+def frame_bytes(text: str | bytes) -> int:
+    """The size of a frame in bytes (UTF-8), as the limit counts it, not in characters."""
+    if isinstance(text, bytes) or len(text) * 4 <= MAX_MESSAGE_BYTES or text.isascii():
+        return len(text)
+    return len(text.encode("utf-8", "surrogatepass"))
+
+
+def json_depth(text: str | bytes) -> int:
+    """How deeply the JSON text nests arrays and objects (brackets inside strings ignored).
+
+    Read before parsing: ``json.loads`` recurses once per level and a 4 KiB frame of ``[``
+    would otherwise end in a RecursionError. Frames with few brackets skip the scan.
+    """
+    raw = text.encode("utf-8", "surrogatepass") if isinstance(text, str) else text
+    if raw.count(b"[") + raw.count(b"{") <= MAX_JSON_DEPTH:
+        return raw.count(b"[") + raw.count(b"{")
+    depth = deepest = 0
+    in_string = escaped = False
+    for byte in raw:
+        if in_string:
+            if escaped:
+                escaped = False
+            elif byte == 0x5C:  # backslash
+                escaped = True
+            elif byte == 0x22:  # quote
+                in_string = False
+        elif byte == 0x22:
+            in_string = True
+        elif byte in (0x5B, 0x7B):  # [ {
+            depth += 1
+            deepest = max(deepest, depth)
+        elif byte in (0x5D, 0x7D):  # ] }
+            depth -= 1
+    return deepest
 
 
 def error_frame(code: ErrorCode, reason: str, *, ref: str | None = None,

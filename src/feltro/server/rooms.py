@@ -156,7 +156,8 @@ class Room:
     async def receive(self, conn: Connection, text: str | bytes) -> None:
         """Handle one frame from *conn*; every outcome is queued for it (``ack``, ``error``...)."""
         if not conn.bucket.take():
-            conn.push(error_frame(ErrorCode.RATE_LIMITED, "too many messages; slow down"))
+            conn.push(error_frame(ErrorCode.RATE_LIMITED, "too many messages; slow down",
+                                  ref=_guess_ref(text)))
             if conn.bucket.refused >= FLOOD_LIMIT:
                 conn.finish("flooding")
             return
@@ -428,11 +429,11 @@ class Room:
 
 def _guess_ref(text: str | bytes) -> str | None:
     """The ``id`` of a refused message, when one can be read, to echo as ``ref``."""
-    if len(text) > p.MAX_MESSAGE_BYTES:
+    if p.frame_bytes(text) > p.MAX_MESSAGE_BYTES or p.json_depth(text) > p.MAX_JSON_DEPTH:
         return None
     try:
         data = json.loads(text)
-    except (ValueError, UnicodeDecodeError):
+    except (ValueError, UnicodeDecodeError, RecursionError):
         return None
     ref = data.get("id") if isinstance(data, dict) else None
     if isinstance(ref, str) and 0 < len(ref) <= 64 and ref.isprintable():
