@@ -54,6 +54,7 @@ from feltro.events import ActionTaken, BoardDealt, CardsMucked, CardsShown, Even
 from feltro.filelock import FileLock
 from feltro.hand import Hand, Structure
 from feltro.history.phh import HandRecord, format_phh_cards
+from feltro.paths import private_file
 from feltro.series import Series, SeriesConfig
 from feltro.table import Seating
 
@@ -118,6 +119,7 @@ def _writer_lock(log_path: Path) -> FileLock:
 
 
 def _connect(path: Path) -> sqlite3.Connection:
+    private_file(path)  # the log holds the deck's seed: its owner alone may read it
     connection = sqlite3.connect(path, isolation_level=None)
     connection.execute("PRAGMA journal_mode=WAL")
     connection.execute("PRAGMA synchronous=FULL")

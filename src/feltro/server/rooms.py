@@ -28,6 +28,7 @@ from pydantic import BaseModel
 from feltro.actions import Action
 from feltro.bots import checked_action
 from feltro.errors import StoreError
+from feltro.paths import private_folder
 from feltro.server import protocol as p
 from feltro.server.clock import Clock, epoch_ms
 from feltro.server.game import TableGame
@@ -462,7 +463,7 @@ class RoomManager:
         """Open the journal, resume every table, start the ticker."""
         self.journal = Journal(self.folder)
         tables_folder = self.folder / "tables"
-        tables_folder.mkdir(exist_ok=True)
+        private_folder(tables_folder)
         grouped: dict[str, list[JournalRecord]] = defaultdict(list)
         for record in self.journal.records():
             grouped[record.table_id].append(record)
