@@ -601,5 +601,6 @@ def test_refusals_as_data_match_the_sentences__B3_B8() -> None:
     assert details["raise"].params == {"current_bet": 13, "raised_since": 3,
                                        "full_increment": 10}
     assert details["check"].params == {"owed": 3}
-    assert {kind: r.rule for kind, r in details.items()} == {
-        kind: text.split(":")[0] for kind, text in legal.refusals.items()}
+    assert set(details) == set(legal.refusals)
+    for kind, text in legal.refusals.items():
+        assert text == f"{details[kind].rule}: {legal.refusal_message(kind)}"

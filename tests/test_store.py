@@ -363,7 +363,7 @@ def test_every_hand_exports_as_phh_that_replays_to_the_same_stacks__D8() -> None
             assert record.seats == summary.seating.order
             assert record.seat_count == 9
             assert record.players == tuple(config.players[s] for s in summary.seating.order)
-            assert record.user_fields["_button"] == summary.seating.button
+            assert record.user_fields["_button_seat"] == summary.seating.button
             dead_buttons += summary.seating.button not in summary.seating.order
             outcome = replay(record)
             assert outcome.finishing_stacks == summary.result.stacks

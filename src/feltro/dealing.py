@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from feltro.cards import Card, CardsLike
-from feltro.errors import CardError, IllegalActionError
+from feltro.errors import CardError, IllegalActionError, Refusal
 from feltro.events import STREETS, BoardDealt, Event, HoleCardDealt
 from feltro.handstate import BOARD, BOARD_SIZES, DEALING, OVER, HandState, read_cards
 from feltro.legal import seat_name
@@ -35,17 +35,19 @@ class DealingMixin(HandState):
         """
         self._check_position(position)
         if self._deck is not None:
-            raise IllegalActionError("this hand deals from its own deck", rule="D4")
+            raise IllegalActionError(Refusal("D4", "deals-itself", {}),
+                                     "this hand deals from its own deck")
         if self._phase != DEALING:
-            raise IllegalActionError("the hole cards are already dealt", rule="D4")
+            raise IllegalActionError(Refusal("D4", "hole-dealt", {}),
+                                     "the hole cards are already dealt")
         held = self._holes[position]
         if cards is None:
             new: list[Card | None] = [None] * (2 - len(held))
         else:
             new = _parse_maybe_cards(cards)
         if len(held) + len(new) > 2:
-            raise CardError(f"D4: {seat_name(position)} would hold {len(held) + len(new)} "
-                            f"private cards; each player gets two")
+            raise CardError(f"{seat_name(position)} would hold {len(held) + len(new)} "
+                            f"private cards; each player gets two", rule="D4")
         self._check_unseen([c for c in new if c is not None])
         mark = len(self._events)
         for card in new:
@@ -62,17 +64,18 @@ class DealingMixin(HandState):
         :raises CardError: for a wrong number of cards or a card already dealt.
         """
         if self._deck is not None:
-            raise IllegalActionError("this hand deals from its own deck", rule="D5")
+            raise IllegalActionError(Refusal("D5", "deals-itself", {}),
+                                     "this hand deals from its own deck")
         if self._phase != BOARD:
-            what = ("the hand is over" if self._phase == OVER else
-                    "the board is complete" if len(self._board) == 5 else
-                    "the betting round is not over")
-            raise IllegalActionError(f"no board cards now: {what}", rule="D5")
+            reason, what = (("hand-over", "the hand is over") if self._phase == OVER else
+                            ("board-complete", "the board is complete") if len(self._board) == 5
+                            else ("betting-not-over", "the betting round is not over"))
+            raise IllegalActionError(Refusal("D5", reason, {}), f"no board cards now: {what}")
         new = read_cards(cards)
         size = BOARD_SIZES[self._street]
         if len(new) != size:
-            raise CardError(f"D5: the {STREETS[self._street].value} is {size} card"
-                            f"{'s' if size > 1 else ''}, got {len(new)}")
+            raise CardError(f"the {STREETS[self._street].value} is {size} card"
+                            f"{'s' if size > 1 else ''}, got {len(new)}", rule="D5")
         self._check_unseen(new)
         mark = len(self._events)
         self._board.extend(new)

@@ -25,7 +25,7 @@ from feltro.actions import CALL, CHECK, FOLD, Action, Raise, parse_action
 from feltro.cards import Card, Deck
 from feltro.config import HandConfig, Structure
 from feltro.dealing import DealingMixin
-from feltro.errors import CardError, HandNotOverError, IllegalActionError
+from feltro.errors import CardError, HandNotOverError, IllegalActionError, Refusal
 from feltro.events import (
     STREETS,
     ActionTaken,
@@ -419,8 +419,8 @@ class Hand(DealingMixin, ShowdownMixin):
                 events.append(_CHECK_EVENTS[self._street][p])
             else:
                 if kind == 1:
-                    rule, message = check_refusal(p, owed)
-                    raise IllegalActionError(message, rule=rule, seat=p)
+                    refusal, message = check_refusal(p, owed)
+                    raise IllegalActionError(refusal, message, position=p)
                 stack = stacks[p]
                 chips = owed if owed < stack else stack
                 stacks[p] = stack - chips
@@ -451,17 +451,16 @@ class Hand(DealingMixin, ShowdownMixin):
     def _apply_raise(self, p: int, action: Raise) -> None:
         to = action.to
         if isinstance(to, bool) or not isinstance(to, int):
-            raise IllegalActionError(f"raise to {to!r}: amounts are whole chips", rule="B6",
-                                     seat=p)
+            raise IllegalActionError(Refusal("B6", "whole-chips", {}),
+                                     f"raise to {to!r}: amounts are whole chips", position=p)
         code, low, high = self._raise_bounds(p)
         if code != RAISE_OPEN or low is None or high is None:
-            rule, message = raise_refusal(code, p, self._to_match, self._acted_at[p],
-                                          self._full_inc, self._bets[p] + self._stacks[p])
-            raise IllegalActionError(message, rule=rule, seat=p)
+            refusal, message = raise_refusal(code, p, self._to_match, self._acted_at[p],
+                                             self._full_inc, self._bets[p] + self._stacks[p])
+            raise IllegalActionError(refusal, message, position=p)
         if to < low or to > high:
-            raise IllegalActionError(self._raise_size_message(p, to, low, high),
-                                     rule="B10" if self._structure == _FIXED_LIMIT else "B6",
-                                     seat=p)
+            refusal, message = self._raise_size_refusal(p, to, low, high)
+            raise IllegalActionError(refusal, message, position=p)
         stacks = self._stacks
         chips = to - self._bets[p]
         stacks[p] -= chips
@@ -484,21 +483,32 @@ class Hand(DealingMixin, ShowdownMixin):
         self._events.append(ActionTaken(p, action if type(to) is int else Raise(to),
                                         STREETS[self._street], chips, all_in))
 
-    def _raise_size_message(self, p: int, to: int, low: int, high: int) -> str:
+    def _raise_size_refusal(self, p: int, to: int, low: int, high: int) -> tuple[Refusal, str]:
+        """``(refusal, sentence)`` for a raise to *to* outside ``low..high``."""
+        fixed = self._structure == _FIXED_LIMIT
+        rule = "B10" if fixed else "B6"
         if to <= 0:
-            return f"raise to {to} is not a positive number of chips"
-        if to <= self._to_match:
-            return (f"raise to {to} does not raise the current bet of {self._to_match}: "
+            return (Refusal(rule, "not-positive", {"to": to}),
+                    f"raise to {to} is not a positive number of chips")
+        current = self._to_match
+        if to <= current:
+            return (Refusal(rule, "not-a-raise", {"to": to, "current_bet": current,
+                                                  "min_to": low}),
+                    f"raise to {to} does not raise the current bet of {current}: "
                     f"call, or raise to at least {low}")
         reach = self._bets[p] + self._stacks[p]
-        if self._structure == _FIXED_LIMIT:
-            return f"fixed-limit: {seat_name(p)} may only raise to {low}, not {to}"
+        if fixed:
+            return (Refusal(rule, "fixed-size", {"to": to, "raise_to": low}),
+                    f"fixed-limit: {seat_name(p)} may only raise to {low}, not {to}")
         if to > reach:
-            return (f"raise to {to} is more than {seat_name(p)} has: at most {reach} "
+            return (Refusal(rule, "above-stack", {"to": to, "reach": reach}),
+                    f"raise to {to} is more than {seat_name(p)} has: at most {reach} "
                     f"(all-in)")
         if to > high:
-            return f"pot-limit: raise to {to} is above the pot limit of {high}"
-        return f"raise to {to} is below the minimum raise to {low}"
+            return (Refusal(rule, "above-pot-limit", {"to": to, "max_to": high}),
+                    f"pot-limit: raise to {to} is above the pot limit of {high}")
+        return (Refusal(rule, "below-min", {"to": to, "min_to": low}),
+                f"raise to {to} is below the minimum raise to {low}")
 
     def _turn_error(self, position: int | None) -> IllegalActionError:
         if position is not None:
@@ -506,19 +516,22 @@ class Hand(DealingMixin, ShowdownMixin):
         p = self._to_act
         phase = self._phase
         if p is not None and position is not None:
-            return IllegalActionError(f"it is {seat_name(p)}'s turn, not "
-                                      f"{seat_name(position)}'s", rule="B2", seat=position)
+            return IllegalActionError(
+                Refusal("B2", "not-your-turn", {"position": position, "to_act": p}),
+                f"it is {seat_name(p)}'s turn, not {seat_name(position)}'s", position=position)
         if phase == DEALING:
-            return IllegalActionError("the hole cards are not all dealt yet", rule="D4",
-                                      seat=position)
+            return IllegalActionError(Refusal("D4", "hole-not-dealt", {}),
+                                      "the hole cards are not all dealt yet", position=position)
         if phase == BOARD:
             street = STREETS[self._street].value
-            return IllegalActionError(f"the betting round is over: deal the {street} first",
-                                      rule="D5", seat=position)
+            return IllegalActionError(Refusal("D5", "board-not-dealt", {"street": self._street}),
+                                      f"the betting round is over: deal the {street} first",
+                                      position=position)
         if phase == SHOWDOWN:
-            return IllegalActionError("the betting is over: show or muck", rule="B5",
-                                      seat=position)
-        return IllegalActionError("the hand is over", rule="B5", seat=position)
+            return IllegalActionError(Refusal("B5", "betting-over", {}),
+                                      "the betting is over: show or muck", position=position)
+        return IllegalActionError(Refusal("B5", "hand-over", {}), "the hand is over",
+                                  position=position)
 
     def _next_actor(self, start: int) -> int | None:
         """The first position from *start* clockwise who must still act (B5), or None."""
@@ -682,5 +695,5 @@ def _checked_deck(deck: Deck | Sequence[int], needed: int) -> Sequence[Card]:
             bad = next(c for c in deck if type(c) is not int or not 0 <= c <= 51)
             raise CardError(f"not a card id (0..51): {bad!r}") from None
         if len(set(cards)) != len(cards):
-            raise CardError("D1: the deck has a repeated card")
+            raise CardError("the deck has a repeated card", rule="D1")
     return cards

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Final
 
 from feltro.cards import Card, parse_cards
 from feltro.config import HandConfig
-from feltro.errors import CardError, IllegalActionError, ParseError
+from feltro.errors import CardError, IllegalActionError, ParseError, Refusal
 from feltro.events import Event
 from feltro.pots import Pot, build_pots
 
@@ -41,7 +41,7 @@ def read_cards(cards: object) -> tuple[Card, ...]:
     except ParseError as exc:
         raise ParseError(f"D1: {exc}") from None
     except CardError as exc:
-        raise CardError(f"D1: {exc}") from None
+        raise CardError(str(exc), rule="D1") from None
 
 
 class HandState:
@@ -127,8 +127,12 @@ class HandState:
     def _check_position(self, position: object) -> int:
         if isinstance(position, bool) or not isinstance(position, int) or not (
                 0 <= position < self._n):
-            raise IllegalActionError(f"there is no position {position!r} in this hand: "
-                                     f"positions are 0..{self._n - 1}", rule="G1")
+            params = {"players": self._n}
+            if isinstance(position, int) and not isinstance(position, bool):
+                params["position"] = position
+            raise IllegalActionError(Refusal("G1", "no-such-position", params),
+                                     f"there is no position {position!r} in this hand: "
+                                     f"positions are 0..{self._n - 1}")
         return position
 
     def _build_pots(self) -> list[Pot]:
@@ -143,7 +147,8 @@ class HandState:
         seen.update(self._board)
         for c in cards:
             if c in seen:
-                raise CardError(f"D1: {c} is already dealt (a deck has each card once)")
+                raise CardError(f"{c} is already dealt (a deck has each card once)",
+                                rule="D1")
             seen.add(c)
 
     if TYPE_CHECKING:

@@ -8,9 +8,9 @@ B8: the short all-in to 15 does not reopen raising for p1".
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
-from typing import NamedTuple
 
 from feltro.actions import CALL, CHECK, FOLD, Action, Raise
+from feltro.errors import Refusal
 
 __all__ = ["LegalActions", "Refusal", "seat_name"]
 
@@ -19,19 +19,6 @@ RAISE_OPEN = 0
 RAISE_NO_CHIPS = 1  # B7: the stack does not go beyond a call
 RAISE_NOT_REOPENED = 2  # B8: a short all-in since this player acted
 RAISE_CAPPED = 3  # B10: four bets this round in fixed-limit
-
-
-class Refusal(NamedTuple):
-    """Why an action kind is not offered, as data, for interfaces that word it themselves.
-
-    *reason* is one of ``"owes"`` (B3: chips are owed, so no check), ``"no-chips"`` (B7: the
-    stack reaches no further than a call), ``"not-reopened"`` (B8: a short all-in since this
-    player acted) and ``"capped"`` (B10); *params* holds the numbers the sentence needs.
-    """
-
-    rule: str
-    reason: str
-    params: Mapping[str, int]
 
 
 def seat_name(position: int) -> str:
@@ -46,23 +33,29 @@ def raise_refusal(
     acted_at: int,
     full_increment: int,
     reach: int,
-) -> tuple[str, str]:
-    """``(rule, message)`` for a closed raise; *reach* is the most the player's bet can become."""
+) -> tuple[Refusal, str]:
+    """``(refusal, sentence)`` for a closed raise; *reach* is the most the player's bet can
+    become."""
     who = seat_name(position)
     if code == RAISE_NO_CHIPS:
-        return "B7", (f"{who} has {reach} in all, not more than the bet of {current_bet}: "
-                      f"{who} can only call (all-in) or fold")
+        return (Refusal("B7", "no-chips", {"reach": reach, "current_bet": current_bet}),
+                f"{who} has {reach} in all, not more than the bet of {current_bet}: "
+                f"{who} can only call (all-in) or fold")
     if code == RAISE_NOT_REOPENED:
-        return "B8", (f"the short all-in to {current_bet} does not reopen raising for {who}: "
-                      f"the raises since {who} acted add up to {current_bet - acted_at}, "
-                      f"less than the last full increment of {full_increment}")
-    return "B10", "the betting is capped: four bets this round (fixed-limit)"
+        return (Refusal("B8", "not-reopened", {"current_bet": current_bet,
+                                               "raised_since": current_bet - acted_at,
+                                               "full_increment": full_increment}),
+                f"the short all-in to {current_bet} does not reopen raising for {who}: "
+                f"the raises since {who} acted add up to {current_bet - acted_at}, "
+                f"less than the last full increment of {full_increment}")
+    return (Refusal("B10", "capped", {}),
+            "the betting is capped: four bets this round (fixed-limit)")
 
 
-def check_refusal(position: int, owed: int) -> tuple[str, str]:
-    """``(rule, message)`` for a check while chips are owed."""
-    who = seat_name(position)
-    return "B3", f"{who} cannot check facing a bet: call {owed} more or fold"
+def check_refusal(position: int, owed: int) -> tuple[Refusal, str]:
+    """``(refusal, sentence)`` for a check while chips are owed."""
+    return (Refusal("B3", "owes", {"owed": owed}),
+            f"{seat_name(position)} cannot check facing a bet: call {owed} more or fold")
 
 
 class LegalActions:
@@ -130,19 +123,12 @@ class LegalActions:
 
     @property
     def refusals(self) -> Mapping[str, str]:
-        """Why an action kind is not offered: ``{"raise": "B8: ...", "check": "B3: ..."}``."""
-        reasons: dict[str, str] = {}
-        if self.position is None:
-            return reasons
-        if not self.can_check:
-            rule, message = check_refusal(self.position, self._owed())
-            reasons["check"] = f"{rule}: {message}"
-        if self._raise_info is not None and self.min_raise_to is None:
-            code, current, acted_at, increment, reach = self._raise_info
-            rule, message = raise_refusal(code, self.position, current, acted_at, increment,
-                                          reach)
-            reasons["raise"] = f"{rule}: {message}"
-        return reasons
+        """Why an action kind is not offered: ``{"raise": "B8: ...", "check": "B3: ..."}``.
+
+        Sentences for people and logs; code reads :attr:`refusal_details`.
+        """
+        return {kind: f"{refusal.rule}: {message}"
+                for kind, (refusal, message) in self._refusals().items()}
 
     @property
     def refusal_details(self) -> Mapping[str, Refusal]:
@@ -151,23 +137,24 @@ class LegalActions:
         Parameters: ``owed`` (B3); ``reach`` and ``current_bet`` (B7); ``current_bet``,
         ``raised_since`` and ``full_increment`` (B8); none for B10.
         """
-        details: dict[str, Refusal] = {}
+        return {kind: refusal for kind, (refusal, _) in self._refusals().items()}
+
+    def refusal_message(self, kind: str) -> str | None:
+        """The English sentence of :attr:`refusals` for *kind*, without the rule id."""
+        entry = self._refusals().get(kind)
+        return None if entry is None else entry[1]
+
+    def _refusals(self) -> dict[str, tuple[Refusal, str]]:
+        reasons: dict[str, tuple[Refusal, str]] = {}
         if self.position is None:
-            return details
+            return reasons
         if not self.can_check:
-            details["check"] = Refusal("B3", "owes", {"owed": self._owed()})
+            reasons["check"] = check_refusal(self.position, self._owed())
         if self._raise_info is not None and self.min_raise_to is None:
             code, current, acted_at, increment, reach = self._raise_info
-            if code == RAISE_NO_CHIPS:
-                details["raise"] = Refusal("B7", "no-chips",
-                                           {"reach": reach, "current_bet": current})
-            elif code == RAISE_NOT_REOPENED:
-                details["raise"] = Refusal("B8", "not-reopened", {
-                    "current_bet": current, "raised_since": current - acted_at,
-                    "full_increment": increment})
-            else:
-                details["raise"] = Refusal("B10", "capped", {})
-        return details
+            reasons["raise"] = raise_refusal(code, self.position, current, acted_at, increment,
+                                             reach)
+        return reasons
 
     def _owed(self) -> int:
         return self.call_amount

@@ -43,17 +43,11 @@ from typing import Protocol
 from feltro.actions import CHECK, FOLD, Action
 from feltro.bots import Bot
 from feltro.bots.levels import make_level
-from feltro.errors import ConfigError, IllegalActionError, SeriesError
-from feltro.events import (
-    ActionTaken,
-    BoardDealt,
-    CardsMucked,
-    CardsShown,
-    Event,
-    HoleCardDealt,
-)
+from feltro.errors import ConfigError, IllegalActionError, Refusal, SeriesError
+from feltro.events import Event
 from feltro.hand import Hand, LegalActions, SeatView
 from feltro.history import HandRecord
+from feltro.history.record import seated_record
 from feltro.series import HandSummary, Outcome, Series, Standing, derive_seed
 from feltro.table import Seating
 
@@ -64,7 +58,6 @@ __all__ = [
     "SeatPot",
     "SeriesDriver",
     "Session",
-    "hand_record",
 ]
 
 
@@ -329,9 +322,13 @@ class Session:
         :raises SeriesError: if no hand is being played.
         """
         if self.players.get(seat) is None or self.players[seat].is_bot:
-            raise IllegalActionError(f"seat {seat} is not a person's seat", rule="B2")
-        if self.to_act != seat:
-            raise IllegalActionError(f"it is not seat {seat}'s turn", rule="B2")
+            raise IllegalActionError(Refusal("B2", "not-a-person", {"seat": seat}),
+                                     f"seat {seat} is not a person's seat", seat=seat)
+        to_act = self.to_act
+        if to_act != seat:
+            params = {"seat": seat} if to_act is None else {"seat": seat, "to_act_seat": to_act}
+            raise IllegalActionError(Refusal("B2", "not-your-turn", params),
+                                     f"it is not seat {seat}'s turn", seat=seat)
         return self.driver.act(action, seat)
 
     def bot_act(self) -> tuple[Event, ...]:
@@ -377,69 +374,14 @@ class Session:
     # --- history ---------------------------------------------------------------------------
 
     def hand_record(self, **fields: object) -> HandRecord:
-        """The current (or last) hand as a PHH record (see :func:`hand_record`)."""
-        return hand_record(self._hand(), self._seating(), self.series.config.players,
-                           hand_number=self.hand_number,
-                           seat_count=self.series.config.seat_count, **fields)
+        """The current (or last) hand as a PHH record, with every card dealt (see
+        :func:`feltro.history.record.seated_record`); *fields* adds optional PHH fields
+        (``event``, ``day``, ``time``...).
 
-
-def hand_record(
-    hand: Hand,
-    seating: Seating,
-    names: Mapping[int, str],
-    *,
-    hand_number: int | None = None,
-    seat_count: int | None = None,
-    **fields: object,
-) -> HandRecord:
-    """A PHH record of *hand* (over or not), with every card dealt.
-
-    Adds ``seats``, ``seat_count``, ``players``, ``hand`` and the user field ``_button_seat``
-    (the button's seat, which may be empty under D8); *fields* adds more optional PHH fields
-    (``event``, ``day``, ``time``...).
-    """
-    config = hand.config
-    n = hand.players
-    blinds = list(config.blinds)
-    antes = list(config.antes) if config.antes else [0] * n
-    if n == 2:  # PHH writes heads-up forced bets reversed: the button (p2) posts the small blind
-        blinds.reverse()
-        antes.reverse()
-    actions: list[str] = []
-    dealt: dict[int, list[str]] = {}
-    for event in hand.events:
-        if isinstance(event, HoleCardDealt):
-            dealt.setdefault(event.position, []).append(
-                "??" if event.card is None else str(event.card))
-            if len(dealt[event.position]) == 2:
-                actions.append(f"d dh p{event.position + 1} {''.join(dealt[event.position])}")
-        elif isinstance(event, BoardDealt):
-            actions.append("d db " + "".join(str(c) for c in event.cards))
-        elif isinstance(event, ActionTaken):
-            actions.append(f"p{event.position + 1} {event.action.phh()}")
-        elif isinstance(event, CardsShown):
-            actions.append(f"p{event.position + 1} sm {''.join(str(c) for c in event.cards)}")
-        elif isinstance(event, CardsMucked):
-            actions.append(f"p{event.position + 1} sm")
-    extra: dict[str, object] = {
-        "seats": tuple(seating.order),
-        "players": tuple(names[seat] for seat in seating.order),
-    }
-    if seat_count is not None:
-        extra["seat_count"] = seat_count
-    if hand_number is not None:
-        extra["hand"] = hand_number
-    if hand.is_over:
-        extra["finishing_stacks"] = hand.result().stacks
-    extra.update(fields)
-    return HandRecord(
-        variant="NT",
-        antes=tuple(antes),
-        blinds_or_straddles=tuple(blinds),
-        min_bet=config.big_blind,
-        starting_stacks=config.stacks,
-        actions=tuple(actions),
-        user_fields={"_button_seat": seating.button},
-        **extra,  # type: ignore[arg-type]
-    )
-
+        :raises HistoryError: for a pot-limit series (PHH has no pot-limit hold'em variant).
+        """
+        seating = self._seating()
+        config = self.series.config
+        return seated_record(self._hand(), seating.order, seating.button, config.players,
+                             hand_number=self.hand_number, seat_count=config.seat_count,
+                             **fields)

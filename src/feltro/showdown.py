@@ -12,7 +12,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
 from feltro.cards import Card, CardsLike, format_cards
-from feltro.errors import CardError, IllegalActionError
+from feltro.errors import CardError, IllegalActionError, Refusal
 from feltro.evaluator import hand_strength
 from feltro.events import CardsMucked, CardsShown, Event, HandEnded, PotAwarded
 from feltro.handstate import OVER, SHOWDOWN, HandState, read_cards
@@ -129,16 +129,18 @@ class ShowdownMixin(HandState):
         held = self._holes[p]
         if cards is None:
             if len(held) != 2 or None in held:
-                raise CardError(f"D11: {seat_name(p)}'s cards are unknown: say which they are")
+                raise CardError(f"{seat_name(p)}'s cards are unknown: say which they are",
+                                rule="D11")
             shown = tuple(c for c in held if c is not None)
         else:
             shown = read_cards(cards)
             if len(shown) != 2:
-                raise CardError(f"D11: a player shows both private cards, got {len(shown)}")
+                raise CardError(f"a player shows both private cards, got {len(shown)}",
+                                rule="D11")
             known = [c for c in held if c is not None]
             if any(c not in shown for c in known):
-                raise CardError(f"D11: {seat_name(p)} was dealt {format_cards(known)}, which "
-                                f"is not {format_cards(shown)}")
+                raise CardError(f"{seat_name(p)} was dealt {format_cards(known)}, which "
+                                f"is not {format_cards(shown)}", rule="D11")
             self._check_unseen([c for c in shown if c not in known])
             held[:] = list(shown)
         mark = len(self._events)
@@ -155,11 +157,13 @@ class ShowdownMixin(HandState):
         """
         p = self._check_showdown_turn(position)
         if self._runout:
-            raise IllegalActionError(f"nobody can bet any more, so every live hand is shown: "
-                                     f"{seat_name(p)} cannot muck", rule="P2", seat=p)
+            raise IllegalActionError(Refusal("P2", "runout-shows", {"position": p}),
+                                     f"nobody can bet any more, so every live hand is shown: "
+                                     f"{seat_name(p)} cannot muck", position=p)
         if self._all_live_all_in():
-            raise IllegalActionError(f"everybody is all-in, so every live hand is shown: "
-                                     f"{seat_name(p)} cannot muck", rule="P8", seat=p)
+            raise IllegalActionError(Refusal("P8", "all-in-shows", {"position": p}),
+                                     f"everybody is all-in, so every live hand is shown: "
+                                     f"{seat_name(p)} cannot muck", position=p)
         mark = len(self._events)
         self._mucked[p] = True
         self._muck_order.append(p)
@@ -176,7 +180,8 @@ class ShowdownMixin(HandState):
         :raises CardError: if a hand to show has unknown cards.
         """
         if not (self._phase == SHOWDOWN or self._runout) or self._phase == OVER:
-            raise IllegalActionError("there is no showdown now", rule="P8")
+            raise IllegalActionError(Refusal("P8", "no-showdown", {}),
+                                     "there is no showdown now")
         mark = len(self._events)
         self._auto_show(strict=True)
         self._maybe_settle()
@@ -185,17 +190,19 @@ class ShowdownMixin(HandState):
     def _check_showdown_turn(self, position: int) -> int:
         p = self._check_position(position)
         if self._phase == OVER:
-            raise IllegalActionError("the hand is over", rule="B5", seat=p)
+            raise IllegalActionError(Refusal("B5", "hand-over", {}), "the hand is over",
+                                     position=p)
         if not (self._phase == SHOWDOWN or self._runout):
-            raise IllegalActionError(f"{seat_name(p)} cannot show or muck before the betting "
-                                     f"is over", rule="P8", seat=p)
+            raise IllegalActionError(Refusal("P8", "betting-not-over", {"position": p}),
+                                     f"{seat_name(p)} cannot show or muck before the betting "
+                                     f"is over", position=p)
         if self._folded[p]:
-            raise IllegalActionError(f"{seat_name(p)} folded and has no hand", rule="P2",
-                                     seat=p)
+            raise IllegalActionError(Refusal("P2", "folded", {"position": p}),
+                                     f"{seat_name(p)} folded and has no hand", position=p)
         if self._shown[p] is not None or self._mucked[p]:
-            raise IllegalActionError(f"{seat_name(p)} has already "
-                                     f"{'shown' if self._shown[p] else 'mucked'}", rule="P8",
-                                     seat=p)
+            done = "shown" if self._shown[p] else "mucked"
+            raise IllegalActionError(Refusal("P8", f"already-{done}", {"position": p}),
+                                     f"{seat_name(p)} has already {done}", position=p)
         return p
 
     def _auto_show(self, *, strict: bool = False) -> None:
@@ -207,7 +214,7 @@ class ShowdownMixin(HandState):
             held = self._holes[p]
             if None in held:
                 if strict:
-                    raise CardError(f"D11: {seat_name(p)}'s cards are unknown")
+                    raise CardError(f"{seat_name(p)}'s cards are unknown", rule="D11")
                 return  # the caller must show these
             if (self._muck_losers and not self._runout and len(self._board) == 5
                     and not self._all_live_all_in()):

@@ -49,20 +49,19 @@ from types import TracebackType
 from typing import Any
 
 from feltro.actions import Action
-from feltro.errors import FeltroError, HistoryError, StoreError
-from feltro.events import ActionTaken, BoardDealt, CardsMucked, CardsShown, Event, HoleCardDealt
+from feltro.errors import FeltroError, StoreError
+from feltro.events import Event
 from feltro.filelock import FileLock
-from feltro.hand import Hand, Structure
-from feltro.history.phh import HandRecord, format_phh_cards
+from feltro.hand import Hand
+from feltro.history.phh import HandRecord
+from feltro.history.record import seated_record
 from feltro.paths import private_file
 from feltro.series import Series, SeriesConfig
-from feltro.table import Seating
 
 __all__ = [
     "FORMAT",
     "Record",
     "SeriesStore",
-    "phh_record",
     "read_records",
     "series_hand_record",
 ]
@@ -468,7 +467,7 @@ class SeriesStore:
         """Hand *number* (default: the current or last hand) as a PHH record.
 
         :raises KeyError: if hand *number* has not been dealt.
-        :raises HistoryError: for a pot-limit series (see :func:`phh_record`).
+        :raises HistoryError: for a pot-limit series (PHH has no pot-limit hold'em variant).
         """
         return series_hand_record(self.series, number)
 
@@ -581,69 +580,23 @@ class SeriesStore:
 # --- hand histories ----------------------------------------------------------------------------
 
 
-def phh_record(hand: Hand, seating: Seating, config: SeriesConfig, number: int) -> HandRecord:
-    """One hand of a series as a PHH record (variant ``NT``, or ``FT`` for fixed-limit).
-
-    Besides the required fields it fills ``hand`` (the number), ``seats`` (the seat of each
-    position), ``seat_count``, ``players`` (names by position), ``finishing_stacks`` once the
-    hand is over, and the user field ``_button`` with the button's seat, which may be an empty
-    seat (dead button, D8) and then is not ``seats[-1]``. Hole cards are dealt one per line in
-    deal order (D4). Heads-up the forced bets are written in PHH's reversed order.
-
-    :raises HistoryError: for a pot-limit series (PHH has no pot-limit hold'em variant).
-    """
-    n = len(seating.order)
-    if config.structure is Structure.POT_LIMIT:
-        raise HistoryError("PHH has no pot-limit hold'em variant; only no-limit (NT) and "
-                           "fixed-limit (FT) hands can be exported")
-    stakes: dict[str, Any] = (
-        {"variant": "FT", "small_bet": config.big_blind, "big_bet": 2 * config.big_blind}
-        if config.structure is Structure.FIXED_LIMIT
-        else {"variant": "NT", "min_bet": config.big_blind})
-    blinds = list(hand.config.blinds)
-    antes = list(hand.config.antes) if hand.config.antes else [0] * n
-    if n == 2:  # PHH applies the forced bets reversed heads-up (the button posts the small)
-        blinds.reverse()
-        antes.reverse()
-    actions: list[str] = []
-    for event in hand.events:
-        if isinstance(event, HoleCardDealt):
-            actions.append(f"d dh p{event.position + 1} {format_phh_cards([event.card])}")
-        elif isinstance(event, BoardDealt):
-            actions.append(f"d db {format_phh_cards(event.cards)}")
-        elif isinstance(event, ActionTaken):
-            actions.append(f"p{event.position + 1} {event.action.phh()}")
-        elif isinstance(event, CardsShown):
-            actions.append(f"p{event.position + 1} sm {format_phh_cards(event.cards)}")
-        elif isinstance(event, CardsMucked):
-            actions.append(f"p{event.position + 1} sm")
-    return HandRecord(
-        **stakes,
-        antes=tuple(antes),
-        blinds_or_straddles=tuple(blinds),
-        starting_stacks=hand.config.stacks,
-        actions=tuple(actions),
-        hand=number,
-        seats=seating.order,
-        seat_count=config.seat_count,
-        players=tuple(config.players[seat] for seat in seating.order),
-        finishing_stacks=hand.result().stacks if hand.is_over else None,
-        user_fields={"_button": seating.button},
-    )
-
-
 def series_hand_record(series: Series, number: int | None = None) -> HandRecord:
     """Hand *number* of *series* (default: the current or last hand) as a PHH record.
 
     :raises KeyError: if hand *number* has not been dealt.
-    :raises HistoryError: for a pot-limit series (see :func:`phh_record`).
+    :raises HistoryError: for a pot-limit series (see :func:`~feltro.history.record.stakes_of`).
     """
     current = series.hand_number
+    config = series.config
     if number is None or number == current:
         if series.hand is None or series.seating is None:
             raise KeyError("no hand has been dealt yet")
-        return phh_record(series.hand, series.seating, series.config, current)
-    for summary in series.summaries:
-        if summary.number == number:
-            return phh_record(summary.hand, summary.seating, series.config, number)
-    raise KeyError(f"hand {number} has not been dealt (hands 1..{current})")
+        hand, seating, number = series.hand, series.seating, current
+    else:
+        summary = next((s for s in series.summaries if s.number == number), None)
+        if summary is None:
+            raise KeyError(f"hand {number} has not been dealt (hands 1..{current})")
+        hand, seating = summary.hand, summary.seating
+    return seated_record(hand, seating.order, seating.button, config.players,
+                        hand_number=number, seat_count=config.seat_count)
+

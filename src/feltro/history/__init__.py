@@ -37,7 +37,8 @@ from feltro.history.phh import (
     loads_all,
     parse_action,
 )
-from feltro.history.replay import ReplayError, ReplayOutcome, record_of, replay
+from feltro.history.record import record_of
+from feltro.history.replay import ReplayError, ReplayOutcome, replay
 
 __all__ = [
     "HandRecord",

@@ -19,14 +19,13 @@ small blind): ``blinds_or_straddles = [1, 2]`` becomes the engine's ``blinds = (
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 from typing import Any
 
-from feltro.actions import CALL, CHECK, FOLD, Fold, Raise
+from feltro.actions import CALL, CHECK, FOLD, Raise
 from feltro.config import HandConfig, Structure
 from feltro.errors import CardError, ConfigError, HistoryError, IllegalActionError, ParseError
-from feltro.events import ActionTaken, BoardDealt, CardsMucked, CardsShown, HoleCardDealt, Street
+from feltro.events import Street
 from feltro.hand import Hand, HandResult, PotResult
 from feltro.history.phh import (
     Amount,
@@ -34,13 +33,10 @@ from feltro.history.phh import (
     PhhAction,
     Verb,
     _parse_line,
-    format_phh_cards,
 )
+from feltro.history.record import record_of
 
 __all__ = ["ReplayError", "ReplayOutcome", "config_of", "record_of", "replay", "start_hand"]
-
-_RULE_PREFIX = re.compile(r"([A-Z][0-9]+): ")
-
 
 class ReplayError(HistoryError):
     """A record the rules refuse, or whose fields feltro cannot play.
@@ -143,7 +139,7 @@ def config_of(record: HandRecord) -> HandConfig:
             **kwargs,
         )
     except ConfigError as exc:
-        raise ReplayError(f"{exc}", rule=_rule_of(str(exc))) from None
+        raise ReplayError(f"{exc}") from None
 
 
 def start_hand(record: HandRecord) -> Hand:
@@ -174,11 +170,7 @@ def replay(record: HandRecord, *, settle: bool = True) -> ReplayOutcome:
             raise ReplayError(str(exc), action=index) from None
         try:
             _apply(hand, action)
-        except (IllegalActionError, CardError) as exc:
-            rule = exc.rule if isinstance(exc, IllegalActionError) else _rule_of(str(exc))
-            raise ReplayError(f"{exc} [actions[{index}] = {text!r}]", action=index,
-                              rule=rule) from None
-        except _RefusedError as exc:
+        except (IllegalActionError, CardError, _RefusedError) as exc:
             raise ReplayError(f"{exc} [actions[{index}] = {text!r}]", action=index,
                               rule=exc.rule) from None
     if not hand.is_over and settle and hand.to_show is not None and len(hand.board) == 5:
@@ -186,7 +178,7 @@ def replay(record: HandRecord, *, settle: bool = True) -> ReplayOutcome:
             hand.settle()
         except CardError as exc:
             raise ReplayError(f"{exc}: the history ends before the showdown it needs",
-                              action=None, rule=_rule_of(str(exc))) from None
+                              action=None, rule=exc.rule) from None
     if hand.is_over:
         result = hand.result()
         return ReplayOutcome(result.stacks, result.pots, True, result, hand)
@@ -292,75 +284,3 @@ def _still_to_act(hand: Hand, verb: Verb) -> _RefusedError:
             f"RULES.md without guessing it", "D10")
     return _RefusedError(f"cannot {what} yet: the betting round is not over, p{p + 1} is to act",
                     "B5")
-
-
-def _rule_of(message: str) -> str | None:
-    match = _RULE_PREFIX.match(message)
-    return match.group(1) if match else None
-
-
-def record_of(hand: Hand, *, one_card_per_line: bool = False, **fields: Any) -> HandRecord:
-    """The PHH record of *hand* as played so far (the inverse of :func:`replay`).
-
-    Hole cards are written two per line (``d dh p1 AsKs``), or one per line in deal order with
-    *one_card_per_line* (as the WSOP files do); unknown cards as ``??``. ``finishing_stacks``
-    are the stacks now. Extra *fields* (``players``, ``hand``, ``_note``...) are added.
-
-    :raises HistoryError: for a configuration PHH cannot say: pot-limit hold'em (PHH has no such
-        variant), or a nominal big blind other than the largest blind.
-    """
-    config = hand.config
-    n = config.players
-    if config.structure is Structure.POT_LIMIT:
-        raise HistoryError("PHH has no pot-limit hold'em variant")
-    if config.big_blind != max(max(config.blinds), 1) and any(config.blinds):
-        raise HistoryError(f"PHH cannot state a big blind of {config.big_blind} with blinds "
-                           f"{config.blinds}")
-    blinds = list(config.blinds)
-    antes = list(config.antes or (0,) * n)
-    if n == 2:  # PHH applies them reversed heads-up (see the module docstring)
-        blinds.reverse()
-        antes.reverse()
-    lines: list[str] = []
-    if not one_card_per_line:
-        lines.extend(f"d dh p{p + 1} {format_phh_cards(hand.hole(p))}" for p in range(n))
-    for event in hand.events:
-        kind = type(event)
-        if kind is HoleCardDealt and one_card_per_line:
-            assert isinstance(event, HoleCardDealt)
-            lines.append(f"d dh p{event.position + 1} {format_phh_cards([event.card])}")
-        elif kind is ActionTaken:
-            assert isinstance(event, ActionTaken)
-            action = event.action
-            verb = ("f" if isinstance(action, Fold) else
-                    f"cbr {action.to}" if isinstance(action, Raise) else "cc")
-            lines.append(f"p{event.position + 1} {verb}")
-        elif kind is BoardDealt:
-            assert isinstance(event, BoardDealt)
-            lines.append(f"d db {format_phh_cards(event.cards)}")
-        elif kind is CardsShown:
-            assert isinstance(event, CardsShown)
-            lines.append(f"p{event.position + 1} sm {format_phh_cards(event.cards)}")
-        elif kind is CardsMucked:
-            assert isinstance(event, CardsMucked)
-            lines.append(f"p{event.position + 1} sm")
-    stakes: dict[str, Any]
-    min_bet = config.min_bet if config.min_bet is not None else config.big_blind
-    if config.structure is Structure.FIXED_LIMIT:
-        big_bet = config.big_bet if config.big_bet is not None else 2 * min_bet
-        stakes = {"variant": "FT", "small_bet": min_bet, "big_bet": big_bet}
-    else:
-        stakes = {"variant": "NT", "min_bet": min_bet}
-    if any(antes):
-        fields.setdefault("ante_trimming_status", config.ante_trimming)
-    fields.setdefault("finishing_stacks", hand.stacks)
-    user = {k: fields.pop(k) for k in list(fields) if k.startswith("_")}
-    return HandRecord(
-        antes=tuple(antes),
-        blinds_or_straddles=tuple(blinds),
-        starting_stacks=config.stacks,
-        actions=tuple(lines),
-        user_fields=user,
-        **stakes,
-        **fields,
-    )

@@ -326,7 +326,7 @@ class TableScreen(Screen[None]):
             self.session.act(seat, action)
         except IllegalActionError as exc:
             self.mode = "act"
-            self._refuse(t("refusal.other", self.lang, rule=exc.rule or "?", detail=str(exc)))
+            self._refuse(t("refusal.other", self.lang, rule=exc.rule, detail=exc.message))
             return
         self.message = None
         if self.hotseat:

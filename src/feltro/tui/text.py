@@ -178,8 +178,7 @@ def refusal(kind: str, view: SeatView, legal: LegalActions, lang: str) -> str | 
     try:
         return t(key, lang, **params)
     except KeyError:
-        reason = legal.refusals[kind]
-        return t("refusal.other", lang, rule=rule, detail=reason.split(":", 1)[-1].strip())
+        return t("refusal.other", lang, rule=rule, detail=legal.refusal_message(kind))
 
 
 # --- the hand log -----------------------------------------------------------------------------

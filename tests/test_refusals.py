@@ -1,0 +1,288 @@
+"""Refusals travel as data: every place the engine, the showdown, dealing and a session refuse
+something gives an :class:`IllegalActionError` with a :class:`Refusal` (rule, reason code,
+numbers) and the position, never only an English sentence."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+
+import pytest
+
+from feltro.actions import CALL, CHECK, FOLD, Raise
+from feltro.cards import Deck
+from feltro.config import HandConfig, Structure
+from feltro.errors import IllegalActionError, Refusal
+from feltro.hand import Hand
+from feltro.series import Series, SeriesConfig
+from feltro.session import MemoryDriver, Player, Session
+
+DEAL = Deck.for_deal(["AsAh", "KdKc", "7c2d"], "Ad Kh 2c 9s 3h")
+
+
+def _dealt(stacks: tuple[int, ...] = (200, 200, 200), **kwargs: object) -> Hand:
+    config = HandConfig.standard(list(stacks), **kwargs)  # type: ignore[arg-type]
+    return Hand.start(config, Deck.standard())
+
+
+def _manual(stacks: tuple[int, ...] = (200, 200, 200)) -> Hand:
+    return Hand.start(HandConfig.standard(list(stacks)))
+
+
+def _manual_at_flop() -> Hand:
+    hand = _manual()
+    hand.deal_hole(0, "AsAh")
+    hand.deal_hole(1, "KdKc")
+    hand.deal_hole(2, "7c2d")
+    for action in ("c", "c", "x"):
+        hand.apply(action)
+    return hand
+
+
+def _at_showdown() -> Hand:
+    """Betting over on the river, waiting for shows (no automatic showdown)."""
+    hand = Hand.start(HandConfig.standard([200, 200, 200]), DEAL, auto_showdown=False)
+    for action in ("c", "c", "x") + ("x", "x", "x") * 3:
+        hand.apply(action)
+    return hand
+
+
+def _runout() -> Hand:
+    """Everybody but one all-in preflop: every live hand is shown (P2)."""
+    hand = Hand.start(HandConfig.standard([50, 50, 200]), DEAL, auto_showdown=False)
+    hand.apply("r 50")
+    hand.apply("c")
+    hand.apply("c")
+    return hand
+
+
+def _all_in_at_river() -> Hand:
+    """Every live player all-in, the board complete: nobody may muck (P8)."""
+    hand = _manual((50, 50))
+    hand.deal_hole(0, "AsAh")
+    hand.deal_hole(1, "KdKc")
+    hand.apply("c")
+    hand.apply("x")
+    hand.deal_board("Ad Kh 2c")
+    hand.apply("x")
+    hand.apply("x")
+    hand.deal_board("9s")
+    hand.apply("x")
+    hand.apply("x")
+    hand.deal_board("3h")
+    hand.apply("r 48")
+    hand.apply("c")
+    return hand
+
+
+def _short_all_in() -> Hand:
+    """p1 bets 10, p2 calls, p3 all-in to 13 (short), p4 calls: p1 may not re-raise (B8)."""
+    config = HandConfig.standard([200, 200, 15, 200])
+    hand = Hand.start(config, Deck.for_deal(["AsAh", "KsKh", "QsQh", "JsJh"], "2c 7d 9h 3s 4d"))
+    for action in ("c", "c", "c", "x", "r 10", "c", "r 13", "c"):
+        hand.apply(action)
+    return hand
+
+
+def _capped() -> Hand:
+    hand = _dealt(structure=Structure.FIXED_LIMIT)
+    for action in ("r 4", "r 6", "r 8"):
+        hand.apply(action)
+    return hand
+
+
+def _session() -> Session:
+    config = SeriesConfig(players={s: f"P{s}" for s in range(1, 5)})
+    players = [Player(s, f"P{s}", bot=None if s == 1 else "rules") for s in range(1, 5)]
+    session = Session(MemoryDriver(Series(config, 7)), players)
+    assert session.next_hand()
+    session.play_bots()
+    assert session.human_to_act == 1
+    return session
+
+
+def _session_not_my_turn() -> None:
+    config = SeriesConfig(players={s: f"P{s}" for s in range(1, 4)})
+    players = [Player(s, f"P{s}") for s in range(1, 4)]
+    session = Session(MemoryDriver(Series(config, 7)), players)
+    assert session.next_hand()
+    to_act = session.to_act
+    assert to_act is not None
+    other = next(s for s in (1, 2, 3) if s != to_act)
+    session.act(other, FOLD)
+
+
+def _no_such_position() -> None:
+    _dealt().apply(FOLD, 7)
+
+
+# (rule, reason, what triggers it, expected params or None to skip the numbers, position)
+CASES: list[tuple[str, str, Callable[[], object], dict[str, int] | None, int | None]] = [
+    ("B3", "owes", lambda: _dealt().apply(CHECK), {"owed": 2}, 2),
+    ("B7", "no-chips", lambda: _no_chips(), {"reach": 20, "current_bet": 40}, 3),
+    ("B8", "not-reopened", lambda: _short_all_in().apply(Raise(40)),
+     {"current_bet": 13, "raised_since": 3, "full_increment": 10}, 0),
+    ("B10", "capped", lambda: _capped().apply(Raise(10)), {}, 2),
+    ("B10", "fixed-size", lambda: _dealt(structure=Structure.FIXED_LIMIT).apply(Raise(5)),
+     {"to": 5, "raise_to": 4}, 2),
+    ("B6", "whole-chips", lambda: _dealt().apply(Raise(4.5)), {}, 2),  # type: ignore[arg-type]
+    ("B6", "not-positive", lambda: _dealt().apply(Raise(0)), {"to": 0}, 2),
+    ("B6", "not-a-raise", lambda: _dealt().apply(Raise(2)),
+     {"to": 2, "current_bet": 2, "min_to": 4}, 2),
+    ("B6", "above-stack", lambda: _dealt().apply(Raise(201)), {"to": 201, "reach": 200}, 2),
+    ("B6", "above-pot-limit", lambda: _dealt(structure=Structure.POT_LIMIT).apply(Raise(8)),
+     {"to": 8, "max_to": 7}, 2),
+    ("B6", "below-min", lambda: _dealt().apply(Raise(3)), {"to": 3, "min_to": 4}, 2),
+    ("B2", "not-your-turn", lambda: _dealt().apply(FOLD, 0), {"position": 0, "to_act": 2}, 0),
+    ("B5", "betting-over", lambda: _at_showdown().apply(CHECK), {}, None),
+    ("B5", "hand-over", lambda: _folded_out().apply(CHECK), {}, None),
+    ("D4", "hole-not-dealt", lambda: _manual().apply(CALL), {}, None),
+    ("D4", "deals-itself", lambda: _dealt().deal_hole(0, "2s3s"), {}, None),
+    ("D4", "hole-dealt", lambda: _manual_at_flop().deal_hole(0, "2s"), {}, None),
+    ("D5", "board-not-dealt", lambda: _manual_at_flop().apply(CHECK), {"street": 1}, None),
+    ("D5", "deals-itself", lambda: _dealt().deal_board("2s3s4s"), {}, None),
+    ("D5", "betting-not-over", lambda: _manual_at_flop_dealt().deal_board("5s"), {}, None),
+    ("D5", "board-complete", lambda: _manual_river_checked().deal_board("5s"), {}, None),
+    ("D5", "hand-over", lambda: _manual_folded_out().deal_board("5s6s7s"), {}, None),
+    ("G1", "no-such-position", _no_such_position, {"players": 3, "position": 7}, None),
+    ("P2", "folded", lambda: _at_showdown_one_folded().show(0), {"position": 0}, 0),
+    ("P2", "runout-shows", lambda: _runout().muck(0), {"position": 0}, 0),
+    ("P8", "all-in-shows", lambda: _all_in_at_river().muck(0), {"position": 0}, 0),
+    ("P8", "betting-not-over", lambda: _dealt().show(0), {"position": 0}, 0),
+    ("P8", "already-shown", lambda: _shown_twice(), {"position": 0}, 0),
+    ("P8", "already-mucked", lambda: _mucked_twice(), {"position": 0}, 0),
+    ("P8", "no-showdown", lambda: _dealt().settle(), {}, None),
+    ("B2", "not-a-person", lambda: _session().act(2, FOLD), {"seat": 2}, None),
+]
+
+
+def _no_chips() -> None:
+    # p4 has 20 in all and faces a raise to 40: only call (all-in) or fold (B7).
+    hand = Hand.start(HandConfig.standard([200, 200, 200, 20]), Deck.standard())
+    hand.apply("r 40")
+    hand.apply(Raise(60))
+
+
+def _folded_out() -> Hand:
+    hand = _dealt()
+    hand.apply(FOLD)
+    hand.apply(FOLD)
+    assert hand.is_over
+    return hand
+
+
+def _manual_folded_out() -> Hand:
+    hand = _manual_at_flop()
+    hand.deal_board("Ad Kh 2c")
+    hand.apply("r 10")
+    hand.apply(FOLD)
+    hand.apply(FOLD)
+    assert hand.is_over
+    return hand
+
+
+def _manual_at_flop_dealt() -> Hand:
+    hand = _manual_at_flop()
+    hand.deal_board("Ad Kh 2c")
+    return hand
+
+
+def _manual_river_checked() -> Hand:
+    hand = _manual_at_flop_dealt()
+    for board in ("9s", "3h", None):
+        for _ in range(3):
+            hand.apply(CHECK)
+        if board is not None:
+            hand.deal_board(board)
+    return hand
+
+
+def _at_showdown_one_folded() -> Hand:
+    hand = Hand.start(HandConfig.standard([200, 200, 200]), DEAL, auto_showdown=False)
+    for action in ("c", "c", "x", "x", "r 2", "c", "f", "x", "x", "x", "x"):
+        hand.apply(action)
+    assert hand.folded[0]
+    return hand
+
+
+def _shown_twice() -> None:
+    hand = _at_showdown()
+    hand.show(0)
+    hand.show(0)
+
+
+def _mucked_twice() -> None:
+    hand = _at_showdown()
+    hand.muck(0)
+    hand.muck(0)
+
+
+@pytest.mark.parametrize(("rule", "reason", "trigger", "params", "position"), CASES,
+                         ids=[f"{c[0]}-{c[1]}" for c in CASES])
+def test_every_refusal_is_data__B2_B3_B5_B6_B7_B8_B10_D4_D5_G1_P2_P8(
+        rule: str, reason: str, trigger: Callable[[], object], params: dict[str, int] | None,
+        position: int | None) -> None:
+    with pytest.raises(IllegalActionError) as info:
+        trigger()
+    exc = info.value
+    assert exc.refusal == Refusal(rule, reason, params), str(exc)
+    assert exc.rule == rule
+    assert exc.position == position
+    assert str(exc) == f"{rule}: {exc.message}"
+
+
+def test_a_session_names_seats_not_positions__B2() -> None:
+    with pytest.raises(IllegalActionError) as info:
+        _session().act(2, FOLD)
+    assert info.value.seat == 2
+    assert info.value.position is None
+    with pytest.raises(IllegalActionError) as info:
+        _session_not_my_turn()
+    refusal = info.value.refusal
+    assert (refusal.rule, refusal.reason) == ("B2", "not-your-turn")
+    assert refusal.params["seat"] == info.value.seat
+    assert refusal.params["to_act_seat"] != refusal.params["seat"]
+
+
+def test_the_raise_size_numbers_are_the_engines__B6_B8() -> None:
+    # The numbers in the refusal are the ones LegalActions offers.
+    hand = _dealt()
+    legal = hand.legal
+    with pytest.raises(IllegalActionError) as info:
+        hand.apply(Raise(3))
+    assert info.value.refusal.params["min_to"] == legal.min_raise_to == 4
+    hand = _short_all_in()
+    with pytest.raises(IllegalActionError) as info:
+        hand.apply(Raise(40))
+    assert info.value.refusal == hand.legal.refusal_details["raise"]
+
+
+def _table() -> set[tuple[str, str]]:
+    doc = Refusal.__doc__ or ""
+    return set(re.findall(r"^    ([A-Z][0-9]+) +``([a-z-]+)``", doc, re.MULTILINE))
+
+
+def test_the_reason_table_lists_every_case() -> None:
+    cases = {(rule, reason) for rule, reason, *_ in CASES}
+    assert _table() == cases
+
+
+def test_every_reason_the_source_names_is_in_the_table() -> None:
+    import ast
+    from pathlib import Path
+
+    import feltro
+
+    root = Path(feltro.__file__).parent
+    found: set[tuple[str, str]] = set()
+    for path in root.rglob("*.py"):
+        if "server" in path.parts:
+            continue
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
+                    and node.func.id == "Refusal" and len(node.args) >= 2):
+                rule, reason = node.args[0], node.args[1]
+                if isinstance(rule, ast.Constant) and isinstance(reason, ast.Constant):
+                    found.add((rule.value, reason.value))
+    assert len(found) >= 15
+    assert found <= _table()
