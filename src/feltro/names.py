@@ -11,7 +11,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Final
 
-LANGUAGES: Final = ("en", "pt-PT", "pt-BR")
+from feltro.i18n import LANGUAGES as LANGUAGES
+from feltro.i18n import check_language as check_language
 
 # Index = rank 0..12 (2..A).
 _RANK_SINGULAR: Final = {
@@ -42,16 +43,6 @@ CATEGORY_NAMES: Final = {
               "Quadra", "Straight flush"),
 }
 ROYAL_FLUSH: Final = {"en": "Royal flush", "pt-PT": "Sequência real", "pt-BR": "Royal flush"}
-
-
-def check_language(lang: str) -> str:
-    """Return *lang* if feltro speaks it.
-
-    :raises ValueError: for any other language code.
-    """
-    if lang not in LANGUAGES:
-        raise ValueError(f"unknown language {lang!r}; use one of {', '.join(LANGUAGES)}")
-    return lang
 
 
 def rank_name(rank: int, lang: str = "en", *, plural: bool = False) -> str:

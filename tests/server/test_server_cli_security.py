@@ -157,9 +157,9 @@ def test_default_data_folder() -> None:
 
 def test_qr_code_is_a_standalone_svg_document() -> None:
     # An <img src> or a download needs the SVG namespace on the root element.
-    from feltro.server.app import _qr_svg
+    from feltro.server.routes.api import qr_svg
 
-    svg = _qr_svg("http://127.0.0.1:8000/join/abc").decode()
+    svg = qr_svg("http://127.0.0.1:8000/join/abc").decode()
     assert svg.startswith("<svg")
     assert 'xmlns="http://www.w3.org/2000/svg"' in svg
 

@@ -22,7 +22,9 @@ import pytest
 from srvkit import Harness, cards_in, drive, seat_table
 
 from feltro.server.game import TableGame
+from feltro.server.protocol import YouOut
 from feltro.server.rooms import Connection
+from feltro.server.snapshot import TableSnapshot
 
 _CARD_IN_TEXT = re.compile(r"(?<![A-Za-z0-9])([2-9TJQKA][cdhs])(?![A-Za-z0-9])")
 _SKIP_KEYS = {"token", "request_id", "boot", "id", "ref", "table_id"}
@@ -170,12 +172,12 @@ def test_the_auditor_catches_a_leak(harness: Harness, monkeypatch: pytest.Monkey
 
     honest = views.you_view
 
-    def leaky(game: TableGame, identity: Any, lang: str) -> dict[str, Any]:
-        you = honest(game, identity, lang)
-        store = game.store
+    def leaky(snap: TableSnapshot, identity: Any, lang: str) -> YouOut:
+        you = honest(snap, identity, lang)
+        store = harness.game(snap.table_id).store
         if store is not None and store.series.hand is not None and store.series.in_hand:
             # Position 0's first card, hidden in a text field every receiver gets.
-            you["hand_name"] = f"psst: {store.series.hand.hole(0)[0]}"
+            return you.model_copy(update={"hand_name": f"psst: {store.series.hand.hole(0)[0]}"})
         return you
 
     monkeypatch.setattr(rooms, "you_view", leaky)

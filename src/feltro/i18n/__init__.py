@@ -34,6 +34,7 @@ __all__ = [
     "catalogue",
     "check_language",
     "language_from_environment",
+    "language_names",
     "placeholders",
     "t",
 ]
@@ -74,6 +75,12 @@ def catalogue(lang: str) -> Mapping[str, str]:
     flat: dict[str, str] = {}
     _flatten(tomllib.loads(text), "", flat, lang)
     return MappingProxyType(flat)
+
+
+def language_names() -> dict[str, str]:
+    """Each language named in itself (``{"en": "English", "pt-PT": "Português (Portugal)",
+    ...}``), for language menus."""
+    return {code: catalogue(code)["language.name"] for code in LANGUAGES}
 
 
 def placeholders(message: str) -> frozenset[str]:

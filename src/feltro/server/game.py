@@ -25,15 +25,18 @@ from __future__ import annotations
 
 import random
 from collections import Counter, OrderedDict
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
+from datetime import datetime
 from pathlib import Path
 from typing import Any, Final
 
 from feltro.actions import CHECK, FOLD, Action
 from feltro.bots import BOT_KINDS, Bot, make_bot
 from feltro.errors import ConfigError, FeltroError, IllegalActionError, StoreError
+from feltro.events import Event
 from feltro.series import SeriesConfig
 from feltro.server.clock import Clock
+from feltro.server.handlog import HandLog
 from feltro.server.journal import Journal, JournalRecord
 from feltro.server.model import (
     BotTurn,
@@ -46,8 +49,9 @@ from feltro.server.model import (
     series_has,
     turn_index,
 )
-from feltro.server.protocol import ErrorCode, ProtocolError
+from feltro.server.protocol import ErrorCode, ProtocolError, TableStatus
 from feltro.server.security import hash_token, new_id, new_token
+from feltro.server.snapshot import HandSnapshot, SeriesSnapshot, TableSnapshot, TurnClock
 from feltro.store import SeriesStore
 
 __all__ = ["TableGame"]
@@ -97,6 +101,7 @@ class TableGame:
         self.next_deal_at: float | None = None
         self._bot_pending: tuple[int, int] | None = None
         self._recent: dict[int, OrderedDict[str, None]] = {}
+        self._hand_log: HandLog | None = None
 
     # --- creation and restart -------------------------------------------------------------
 
@@ -142,6 +147,7 @@ class TableGame:
                 game.problem = f"the series log cannot be resumed: {exc}"
                 return game
             game._make_bots()
+            game._resume_log()
             game._reconcile()
             game._after_series_change(clock.monotonic(), fresh_deal_delay=True)
         return game
@@ -157,6 +163,11 @@ class TableGame:
             if (hand is not None and store.series.hand_number == hand_no
                     and turn_index(hand) == turn and store.series.to_act == seat):
                 self._auto_act(seat)
+
+    def _resume_log(self) -> None:
+        series = self._store().series
+        if series.hand is not None and series.seating is not None:
+            self._hand_log = HandLog(series.seating.order, series.hand.events)
 
     def close(self) -> None:
         """Close the series log (the journal belongs to the manager)."""
@@ -174,61 +185,79 @@ class TableGame:
 
     def _apply(self, kind: str, body: Mapping[str, Any]) -> None:
         """Apply one journal record (live, or replaying after a restart)."""
-        if kind == "created":
-            self.host_hash = body["host_hash"]
-            self._reindex()
-        elif kind == "requested":
-            self.requests[body["request_id"]] = SeatRequest(
-                body["request_id"], body["name"], body["token_hash"], body.get("seat"))
-            self._reindex()
-        elif kind == "granted":
-            request = self.requests[body["request_id"]]
-            request.status, request.seat = "accepted", body["seat"]
-            self.seats[body["seat"]] = SeatState(body["seat"], request.name, request.token_hash,
-                                                 bank_ms=self.settings.bank_seconds * 1000)
-            self._reindex()
-        elif kind == "refused":
-            self.requests[body["request_id"]].status = "refused"
-        elif kind == "bot_added":
-            self.seats[body["seat"]] = SeatState(body["seat"], body["name"], bot=body["kind"])
-        elif kind == "freed":
-            del self.seats[body["seat"]]
-            self._reindex()
-        elif kind == "removed":
-            seat = self.seats[body["seat"]]
-            seat.removed, seat.away, seat.away_reason = True, True, "removed"
-            seat.token_hash = None
-            self._reindex()
-        elif kind == "host_passed":
-            self.host_hash, self.host_seat = None, body["seat"]
-            self._reindex()
-        elif kind == "started":
-            self.series_file = body["series"]
-        elif kind == "paused":
-            self.paused = True
-        elif kind == "resumed":
-            self.paused = False
-        elif kind == "stop":
-            self.stop_logged = True
-        elif kind == "away":
-            seat = self.seats[body["seat"]]
-            seat.away, seat.away_reason = True, body["reason"]
-        elif kind == "back":
-            seat = self.seats[body["seat"]]
-            seat.away, seat.away_reason, seat.timeouts = False, None, 0
-        elif kind == "timeout":
-            seat = self.seats[body["seat"]]
-            seat.timeouts += 1
-            seat.bank_ms, seat.bank_hand = 0, body["hand"]
-            if body["away"]:
-                seat.away, seat.away_reason = True, "timeouts"
-            self._last_timeout = (body["seat"], body["hand"], body["turn"])
-        elif kind == "timing":
-            seat = self.seats[body["seat"]]
-            seat.bank_ms, seat.bank_hand = body["bank_ms"], body["hand"]
-            seat.timeouts = body["timeouts"]
-        else:
+        handler = _RECORD_HANDLERS.get(kind)
+        if handler is None:
             raise ValueError(f"unknown server record kind {kind!r}")
+        handler(self, body)
+
+    def _on_created(self, body: Mapping[str, Any]) -> None:
+        self.host_hash = body["host_hash"]
+        self._reindex()
+
+    def _on_requested(self, body: Mapping[str, Any]) -> None:
+        self.requests[body["request_id"]] = SeatRequest(
+            body["request_id"], body["name"], body["token_hash"], body.get("seat"))
+        self._reindex()
+
+    def _on_granted(self, body: Mapping[str, Any]) -> None:
+        request = self.requests[body["request_id"]]
+        request.status, request.seat = "accepted", body["seat"]
+        self.seats[body["seat"]] = SeatState(body["seat"], request.name, request.token_hash,
+                                             bank_ms=self.settings.bank_seconds * 1000)
+        self._reindex()
+
+    def _on_refused(self, body: Mapping[str, Any]) -> None:
+        self.requests[body["request_id"]].status = "refused"
+
+    def _on_bot_added(self, body: Mapping[str, Any]) -> None:
+        self.seats[body["seat"]] = SeatState(body["seat"], body["name"], bot=body["kind"])
+
+    def _on_freed(self, body: Mapping[str, Any]) -> None:
+        del self.seats[body["seat"]]
+        self._reindex()
+
+    def _on_removed(self, body: Mapping[str, Any]) -> None:
+        seat = self.seats[body["seat"]]
+        seat.removed, seat.away, seat.away_reason = True, True, "removed"
+        seat.token_hash = None
+        self._reindex()
+
+    def _on_host_passed(self, body: Mapping[str, Any]) -> None:
+        self.host_hash, self.host_seat = None, body["seat"]
+        self._reindex()
+
+    def _on_started(self, body: Mapping[str, Any]) -> None:
+        self.series_file = body["series"]
+
+    def _on_paused(self, body: Mapping[str, Any]) -> None:
+        self.paused = True
+
+    def _on_resumed(self, body: Mapping[str, Any]) -> None:
+        self.paused = False
+
+    def _on_stop(self, body: Mapping[str, Any]) -> None:
+        self.stop_logged = True
+
+    def _on_away(self, body: Mapping[str, Any]) -> None:
+        seat = self.seats[body["seat"]]
+        seat.away, seat.away_reason = True, body["reason"]
+
+    def _on_back(self, body: Mapping[str, Any]) -> None:
+        seat = self.seats[body["seat"]]
+        seat.away, seat.away_reason, seat.timeouts = False, None, 0
+
+    def _on_timeout(self, body: Mapping[str, Any]) -> None:
+        seat = self.seats[body["seat"]]
+        seat.timeouts += 1
+        seat.bank_ms, seat.bank_hand = 0, body["hand"]
+        if body["away"]:
+            seat.away, seat.away_reason = True, "timeouts"
+        self._last_timeout = (body["seat"], body["hand"], body["turn"])
+
+    def _on_timing(self, body: Mapping[str, Any]) -> None:
+        seat = self.seats[body["seat"]]
+        seat.bank_ms, seat.bank_hand = body["bank_ms"], body["hand"]
+        seat.timeouts = body["timeouts"]
 
     def _reindex(self) -> None:
         tokens: dict[str, Identity] = {}
@@ -271,7 +300,7 @@ class TableGame:
         return self.store is not None and self.store.series.is_over
 
     @property
-    def status(self) -> str:
+    def status(self) -> TableStatus:
         """``lobby``, ``playing``, ``paused`` (between hands), ``over`` or ``broken``."""
         if self.problem is not None:
             return "broken"
@@ -322,6 +351,57 @@ class TableGame:
     def pending_requests(self) -> list[SeatRequest]:
         """Requests waiting for the host, oldest first."""
         return [r for r in self.requests.values() if r.status == "pending"]
+
+    def snapshot(self, mono_now: float | None = None,
+                 wall_now: datetime | None = None) -> TableSnapshot:
+        """What the views need now, read-only (times default to the table's clock)."""
+        mono = self.clock.monotonic() if mono_now is None else mono_now
+        wall = self.clock.wall() if wall_now is None else wall_now
+        series = self.store.series if self.store is not None else None
+        return TableSnapshot(
+            table_id=self.table_id, settings=self.settings, status=self.status,
+            seats=dict(self.seats), host_seat=self.host_seat, connected=dict(self.connected),
+            requests=dict(self.requests), paused=self.paused, in_hand=self.in_hand,
+            stop_logged=self.stop_logged, problem=self.problem, next_deal_at=self.next_deal_at,
+            turn_key=self.turn_key, banks={seat: self.bank_ms(seat) for seat in self.seats},
+            clock=self._turn_clock(), series=self._series_snapshot(wall),
+            hand=self._hand_snapshot(), mono_now=mono, wall_now=wall,
+            _hand=series.hand if series is not None else None)
+
+    def _series_snapshot(self, wall: datetime) -> SeriesSnapshot | None:
+        if self.store is None:
+            return None
+        series = self.store.series
+        return SeriesSnapshot(
+            in_hand=series.in_hand, hand_number=series.hand_number, to_act=series.to_act,
+            stacks=dict(series.stacks), standings=series.standings(), outcome=series.outcome,
+            players=series.config.players, starting_stack=series.config.starting_stack,
+            summaries=tuple(series.summaries), stop_requested=series.stop_requested,
+            should_stop=series.in_hand and (self.stop_logged or series.stop_requested
+                                            or series.should_stop(wall)))
+
+    def _hand_snapshot(self) -> HandSnapshot | None:
+        series = self.store.series if self.store is not None else None
+        if series is None or series.hand is None or series.seating is None:
+            return None
+        log = self._hand_log
+        if log is None or log.order != series.seating.order:  # pragma: no cover - kept in step
+            log = self._hand_log = HandLog(series.seating.order, series.hand.events)
+        turn = self.turn_key[1] if self.turn_key is not None else turn_index(series.hand)
+        return HandSnapshot(number=series.hand_number, public=series.hand.public_view(),
+                            seating=series.seating, log=tuple(log.entries),
+                            last_actions=dict(log.last_actions), shows=tuple(log.shows),
+                            turn=turn)
+
+    def _turn_clock(self) -> TurnClock | None:
+        limits = self.deadlines()
+        if limits is None or self.turn_key is None or self.store is None:
+            return None
+        seat = self.store.series.to_act
+        assert seat is not None
+        return TurnClock(seat=seat, hand=self.turn_key[0], turn=self.turn_key[1],
+                         started=self.turn_started, action_ends=limits[0], ends=limits[1],
+                         bank_ms=self.bank_ms(seat), grace=self.turn_grace)
 
     # --- lobby --------------------------------------------------------------------------------
 
@@ -559,7 +639,7 @@ class TableGame:
             exc.reason = positions_to_seats(exc.reason, order)
             raise
         try:
-            store.act(action, seat)
+            self._play(action, seat)
         except IllegalActionError as exc:
             code = _FALLBACK_RULE_CODES.get(exc.rule, ErrorCode.ILLEGAL_ACTION)
             raise ProtocolError(code, positions_to_seats(str(exc), order),
@@ -597,7 +677,7 @@ class TableGame:
             if self.paused or self.next_deal_at is None or now < self.next_deal_at:
                 return False
             self.next_deal_at = None
-            self.store.next_hand(self.clock.wall())
+            self._deal()
             self._after_series_change(now)
             return True
         seat_no = series.to_act
@@ -659,7 +739,7 @@ class TableGame:
             return False
         if action is None or action not in turn.legal:
             action = CHECK if turn.legal.can_check else FOLD
-        store.act(action, turn.seat)
+        self._play(action, turn.seat)
         self._after_series_change(now)
         return True
 
@@ -668,7 +748,23 @@ class TableGame:
         store = self._store()
         hand = store.series.hand
         assert hand is not None
-        store.act(CHECK if hand.legal.can_check else FOLD, seat)
+        self._play(CHECK if hand.legal.can_check else FOLD, seat)
+
+    def _deal(self) -> None:
+        """Deal the next hand and start its public log from the deal's events."""
+        store = self._store()
+        hand = store.next_hand(self.clock.wall())
+        seating = store.series.seating
+        if hand is not None and seating is not None:
+            self._hand_log = HandLog(seating.order, hand.events)
+
+    def _play(self, action: Action, seat: int) -> tuple[Event, ...]:
+        """Play *action* for *seat* through the series log; the events it returns go on the
+        public log."""
+        events = self._store().act(action, seat)
+        if self._hand_log is not None:
+            self._hand_log.extend(events)
+        return events
 
     def _after_series_change(self, now: float, *, fresh_deal_delay: bool = False) -> None:
         store = self._store()
@@ -740,3 +836,24 @@ class TableGame:
         if request is None or request.status != "pending":
             raise ProtocolError(ErrorCode.NO_SUCH_REQUEST, "no such pending request")
         return request
+
+
+_RECORD_HANDLERS: Final[dict[str, Callable[[TableGame, Mapping[str, Any]], None]]] = {
+    "created": TableGame._on_created,
+    "requested": TableGame._on_requested,
+    "granted": TableGame._on_granted,
+    "refused": TableGame._on_refused,
+    "bot_added": TableGame._on_bot_added,
+    "freed": TableGame._on_freed,
+    "removed": TableGame._on_removed,
+    "host_passed": TableGame._on_host_passed,
+    "started": TableGame._on_started,
+    "paused": TableGame._on_paused,
+    "resumed": TableGame._on_resumed,
+    "stop": TableGame._on_stop,
+    "away": TableGame._on_away,
+    "back": TableGame._on_back,
+    "timeout": TableGame._on_timeout,
+    "timing": TableGame._on_timing,
+}
+"""Journal record kind -> how it changes the table (:meth:`TableGame._apply`)."""

@@ -15,7 +15,18 @@ import json
 from enum import StrEnum
 from typing import Annotated, Any, Final, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError, model_validator
+from pydantic import (
+    AfterValidator,
+    AliasChoices,
+    BaseModel,
+    ConfigDict,
+    Field,
+    TypeAdapter,
+    ValidationError,
+    model_validator,
+)
+
+from feltro.i18n import LANGUAGES
 
 __all__ = [
     "MAX_JSON_DEPTH",
@@ -40,7 +51,15 @@ MAX_JSON_DEPTH: Final = 8
 """The deepest nesting a client message may have (the protocol's own messages use 2)."""
 """Client messages longer than this are refused (``too_large``) without being parsed."""
 
-Lang = Literal["en", "pt-PT", "pt-BR"]
+
+def _known_language(code: str) -> str:
+    if code not in LANGUAGES:
+        raise ValueError(f"use one of {', '.join(LANGUAGES)}")
+    return code
+
+
+Lang = Annotated[str, AfterValidator(_known_language)]
+"""A language of :data:`feltro.i18n.LANGUAGES` (the one list of them)."""
 Seat = Annotated[int, Field(ge=1, le=10)]
 Name = Annotated[str, Field(min_length=1, max_length=24, pattern=r"^[^\x00-\x1f\x7f]+$")]
 Ident = Annotated[str, Field(min_length=1, max_length=64, pattern=r"^[A-Za-z0-9_.:-]+$")]
@@ -564,10 +583,13 @@ class OutcomeOut(_Out):
     hands: int
 
 
+TableStatus = Literal["lobby", "playing", "paused", "over", "broken"]
+
+
 class TableOut(_Out):
     id: str
     name: str
-    status: Literal["lobby", "playing", "paused", "over", "broken"]
+    status: TableStatus
     settings: dict[str, Any]
     seats: list[SeatOut]
     hand: HandOut | None
@@ -595,7 +617,8 @@ class LegalOut(_Out):
     fold: bool
     check: bool
     call: int
-    raise_: dict[str, int] | None = Field(alias="raise")
+    raise_: dict[str, int] | None = Field(validation_alias=AliasChoices("raise", "raise_"),
+                                          serialization_alias="raise")
     refusals: dict[str, str]
     refusal_details: dict[str, RefusalOut]
 

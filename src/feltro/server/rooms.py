@@ -36,7 +36,8 @@ from feltro.server.journal import Journal, JournalRecord
 from feltro.server.model import BotTurn, Identity, TableSettings, parse_action
 from feltro.server.protocol import ErrorCode, ProtocolError, error_frame
 from feltro.server.security import TokenBucket, hash_token, new_id
-from feltro.server.views import state_frame, table_view, you_view
+from feltro.server.snapshot import TableSnapshot
+from feltro.server.views import dump, state_frame, table_view, you_view
 
 __all__ = ["Connection", "Room", "RoomManager"]
 
@@ -396,22 +397,23 @@ class Room:
                         self._push_request(conn, request.request_id)
         texts: dict[str, str] = {}
         clock = self.manager.clock
-        mono, wall = clock.monotonic(), clock.wall()
+        snap = game.snapshot(clock.monotonic(), clock.wall())
         for conn in self.connections:
             if conn.hello and not conn.closing:
-                if conn.lang not in texts:
-                    texts[conn.lang] = _dumps(table_view(game, conn.lang, mono, wall))
-                self._deliver(conn, state_frame(self.version, self.manager.boot, epoch_ms(wall),
-                                                texts[conn.lang],
-                                                you_view(game, conn.identity, conn.lang)),
-                              state=True)
+                self._send_state(conn, snap, texts)
 
-    def _send_state(self, conn: Connection) -> None:
-        clock = self.manager.clock
-        mono, wall = clock.monotonic(), clock.wall()
-        table = _dumps(table_view(self.game, conn.lang, mono, wall))
-        self._deliver(conn, state_frame(self.version, self.manager.boot, epoch_ms(wall), table,
-                                        you_view(self.game, conn.identity, conn.lang)),
+    def _send_state(self, conn: Connection, snap: TableSnapshot | None = None,
+                    texts: dict[str, str] | None = None) -> None:
+        """Queue *conn*'s ``state``; *texts* caches the public part per language."""
+        if snap is None:
+            clock = self.manager.clock
+            snap = self.game.snapshot(clock.monotonic(), clock.wall())
+        texts = {} if texts is None else texts
+        if conn.lang not in texts:
+            texts[conn.lang] = dump(table_view(snap, conn.lang))
+        self._deliver(conn, state_frame(self.version, self.manager.boot,
+                                        epoch_ms(snap.wall_now), texts[conn.lang],
+                                        you_view(snap, conn.identity, conn.lang)),
                       state=True)
 
     def _push_request(self, conn: Connection, request_id: str) -> None:

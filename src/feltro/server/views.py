@@ -1,54 +1,53 @@
-"""What each connection is sent: the ``state`` message, built from a :class:`TableGame`.
+"""What each connection is sent: the ``state`` message, built from a
+:class:`~feltro.server.snapshot.TableSnapshot` as the protocol's own models.
 
 This is the one place where cards become JSON, so the secrecy rule is kept here:
 
 * ``table`` (:func:`table_view`) is the **public** part, the same for every receiver (players,
   the host page, the ``/table`` screen, spectators, busted players). Its cards are the board and
   the cards shown at the showdown, nothing else: it is built from the engine's public view
-  (:meth:`Hand.public_view`), which never holds private cards.
+  (:meth:`Hand.public_view`) and the public log, which never hold private cards.
 * ``you`` (:func:`you_view`) is the receiver's own part: its seat's hole cards come from
   :meth:`Hand.view` for *that* seat's position only, and its legal actions when it is to act.
 
-Cards are always JSON arrays of two-character strings (``"As"``, ``"Td"``), never inside text.
+Each section of the state has its own small function. Cards are always JSON arrays of
+two-character strings (``"As"``, ``"Td"``), never inside text.
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping, Sequence
-from datetime import datetime
+from collections.abc import Sequence
 from typing import Any
 
 from feltro.bots import BOT_KINDS
 from feltro.cards import Card
 from feltro.evaluator import evaluate
-from feltro.events import (
-    ActionTaken,
-    AntePosted,
-    BlindPosted,
-    BoardDealt,
-    CardsMucked,
-    CardsShown,
-    Event,
-    HandEnded,
-    PotAwarded,
-    Street,
-    UncalledReturned,
-)
+from feltro.hand import LegalActions
 from feltro.names import describe_class
 from feltro.pots import build_pots
 from feltro.server.clock import epoch_ms
-from feltro.server.game import TableGame
+from feltro.server.handlog import cards_json
 from feltro.server.model import Identity, positions_to_seats
-from feltro.view import SeatView
+from feltro.server.protocol import (
+    EliminationOut,
+    HandOut,
+    LegalOut,
+    OutcomeOut,
+    PotOut,
+    RefusalOut,
+    RequestOut,
+    SeatOut,
+    ShowOut,
+    StandingOut,
+    StopOut,
+    TableOut,
+    TimerOut,
+    YouOut,
+)
+from feltro.server.snapshot import HandSnapshot, SeriesSnapshot, TableSnapshot
 
-__all__ = ["hand_name", "state_frame", "table_view", "you_view"]
-
-_ACTION_WORDS = {0: "fold", 1: "check", 2: "call", 3: "raise"}
-
-
-def _cards(cards: Sequence[Card | None]) -> list[str]:
-    return [str(card) for card in cards if card is not None]
+__all__ = ["chips_view", "hand_name", "state_frame", "table_view", "you_view"]
 
 
 def hand_name(hole: Sequence[Card], board: Sequence[Card], lang: str) -> str | None:
@@ -64,294 +63,258 @@ def hand_name(hole: Sequence[Card], board: Sequence[Card], lang: str) -> str | N
     return describe_class(0, (int(high),), lang)
 
 
-def _to_ms(game: TableGame, moment: float, mono_now: float, wall_now: datetime) -> int:
-    return epoch_ms(wall_now) + int((moment - mono_now) * 1000)
+def _to_ms(snap: TableSnapshot, moment: float) -> int:
+    """A monotonic *moment* as epoch milliseconds."""
+    return epoch_ms(snap.wall_now) + int((moment - snap.mono_now) * 1000)
 
 
-def table_view(game: TableGame, lang: str, mono_now: float, wall_now: datetime) -> dict[str, Any]:
+# --- the public part ----------------------------------------------------------------------------
+
+
+def table_view(snap: TableSnapshot, lang: str) -> TableOut:
     """The public part of the state (see the module docstring)."""
-    store = game.store
-    series = store.series if store is not None else None
-    hand = series.hand if series is not None else None
-    seating = series.seating if series is not None else None
-    public: SeatView | None = hand.public_view() if hand is not None else None
-    order: tuple[int, ...] = seating.order if seating is not None else ()
-    position = {seat: pos for pos, seat in enumerate(order)}
-    standings = series.standings() if series is not None else ()
-    places = {row.seat: row for row in standings}
+    series = snap.series
+    outcome = _outcome(series)
+    return TableOut(
+        id=snap.table_id, name=snap.settings.name, status=snap.status,
+        settings=snap.settings.to_dict(),
+        seats=[_seat(snap, number) for number in range(1, snap.settings.seats + 1)],
+        hand=_hand(snap, lang), timer=_timer(snap), standings=_standings(snap),
+        eliminations=_eliminations(series), stop=_stop(snap), outcome=outcome,
+        paused=snap.paused, pause_pending=snap.paused and snap.in_hand,
+        next_hand_at=_next_hand_at(snap, outcome is not None),
+        hands_played=len(series.summaries) if series is not None else 0,
+        problem=snap.problem)
 
-    last_actions: dict[int, dict[str, Any]] = {}
-    log: list[dict[str, Any]] = []
-    showdown: list[dict[str, Any]] = []
-    if public is not None:
-        log, last_actions, showdown = _hand_log(public, order, lang)
 
-    seats: list[dict[str, Any]] = []
-    for number in range(1, game.settings.seats + 1):
-        state = game.seats.get(number)
-        if state is None:
-            seats.append({"seat": number, "occupied": False})
-            continue
-        row: dict[str, Any] = {
-            "seat": number, "occupied": True, "name": state.name, "bot": state.bot,
-            "away": state.away, "removed": state.removed,
-            "connected": state.bot is not None or game.connected[number] > 0,
-            "host": number == game.host_seat,
-        }
-        if series is None:
-            row["stack"] = game.settings.stack
-        else:
-            row["stack"] = series.stacks.get(number, 0)
-            standing = places.get(number)
-            row["out"] = standing is not None and standing.out_in_hand is not None
-            row["place"] = standing.place if standing is not None and row["out"] else None
-        pos = position.get(number)
-        if public is not None and pos is not None and seating is not None:
-            over = public.is_over
-            row.update({
-                "in_hand": True,
-                "stack": public.stacks[pos],
-                "bet": public.bets[pos],
-                "committed": public.committed[pos],
-                "folded": public.folded[pos],
-                "all_in": public.all_in[pos],
-                "has_cards": not over and not public.folded[pos],
-                "button": number == seating.button,
-                "small_blind": number == seating.small_blind,
-                "big_blind": number == seating.big_blind,
-                "shown": _cards(public.shown[pos]) if pos in public.shown else None,
-                "mucked": pos in public.mucked,
-                "last_action": last_actions.get(number),
-            })
-        seats.append(row)
-
-    hand_json: dict[str, Any] | None = None
-    if public is not None and seating is not None and series is not None:
-        hand_json = _hand_json(game, public, seating.order, showdown, log, wall_now)
-        hand_json.update({"button": seating.button, "button_is_dead": seating.button_is_dead,
-                          "small_blind": seating.small_blind, "big_blind": seating.big_blind,
-                          "number": series.hand_number})
-
-    timer = None
-    limits = game.deadlines()
-    if limits is not None and game.turn_key is not None and series is not None:
-        seat_no = series.to_act
-        assert seat_no is not None
-        started = _to_ms(game, game.turn_started, mono_now, wall_now)
-        timer = {
-            "seat": seat_no, "hand": game.turn_key[0], "turn": game.turn_key[1],
-            "started_at": started,
-            "action_ends_at": started + round((limits[0] - game.turn_started) * 1000),
-            "ends_at": started + round((limits[1] - game.turn_started) * 1000),
-            "bank_ms": game.bank_ms(seat_no), "grace": game.turn_grace,
-            "server_time": epoch_ms(wall_now),
-        }
-
-    stop_at = game.settings.stop_at
-    requested = game.stop_logged or (series is not None and series.stop_requested)
-    outcome = None
-    if series is not None and series.outcome is not None:
-        result = series.outcome
-        outcome = {"end": result.end.value, "winners": list(result.winners),
-                   "names": [series.config.players[s] for s in result.winners],
-                   "stacks": {str(s): c for s, c in sorted(result.stacks.items())},
-                   "hands": result.hands}
-    return {
-        "id": game.table_id,
-        "name": game.settings.name,
-        "status": game.status,
-        "settings": game.settings.to_dict(),
-        "seats": seats,
-        "hand": hand_json,
-        "timer": timer,
-        "standings": [{"place": r.place, "seat": r.seat, "name": r.name,
-                       "bot": game.seats[r.seat].bot if r.seat in game.seats else None,
-                       "stack": r.stack, "out_in_hand": r.out_in_hand} for r in standings],
-        "eliminations": [{"seat": r.seat, "name": r.name, "place": r.place,
-                          "hand": r.out_in_hand}
-                         for r in sorted(standings, key=lambda r: (r.out_in_hand or 0, r.place))
-                         if r.out_in_hand is not None],
-        "stop": {
-            "at": stop_at.isoformat() if stop_at else None,
-            "remaining_s": (max(0, int((stop_at - wall_now).total_seconds()))
-                            if stop_at else None),
-            "requested": requested,
-            "last_hand": bool(game.in_hand and series is not None
-                              and (requested or series.should_stop(wall_now))),
-        },
-        "outcome": outcome,
-        "paused": game.paused,
-        "pause_pending": game.paused and game.in_hand,
-        "next_hand_at": (_to_ms(game, game.next_deal_at, mono_now, wall_now)
-                         if game.next_deal_at is not None and not game.paused
-                         and not game.in_hand and outcome is None else None),
-        "hands_played": len(series.summaries) if series is not None else 0,
-        "problem": game.problem,
+def _seat(snap: TableSnapshot, number: int) -> SeatOut:
+    state = snap.seats.get(number)
+    if state is None:
+        return SeatOut(seat=number, occupied=False)
+    fields: dict[str, Any] = {
+        "seat": number, "occupied": True, "name": state.name, "bot": state.bot,
+        "away": state.away, "removed": state.removed,
+        "connected": state.bot is not None or snap.connected.get(number, 0) > 0,
+        "host": number == snap.host_seat,
     }
-
-
-def _hand_json(game: TableGame, public: SeatView, order: tuple[int, ...],
-               showdown: list[dict[str, Any]], log: list[dict[str, Any]],
-               wall_now: datetime) -> dict[str, Any]:
-    result = public.result
-    if result is not None:
-        pots = [{"amount": p.amount, "eligible": [order[i] for i in p.eligible],
-                 "winners": [order[i] for i in p.winners], "shares": list(p.shares)}
-                for p in result.pots]
-        returned: dict[str, int] | None = {str(order[i]): a for i, a in
-                                           enumerate(result.returned) if a}
-        net: dict[str, int] | None = {str(order[i]): n for i, n in enumerate(result.net)}
+    series = snap.series
+    if series is None:
+        fields["stack"] = snap.settings.stack
     else:
-        # Collected pots (earlier streets); this street's bets are shown in front of the seats.
-        collected = [c - b for c, b in zip(public.committed, public.bets, strict=True)]
-        pots = []
-        if any(collected) and not all(public.folded):
-            pots = [{"amount": p.amount, "eligible": [order[i] for i in p.eligible]}
-                    for p in build_pots(collected, public.folded)]
-        returned = net = None
-    to_act = public.to_act
+        fields.update(_standing_fields(series, number))
+    if snap.hand is not None and number in snap.hand.seating.order:
+        fields.update(_in_hand_fields(snap.hand, number))
+    return SeatOut(**fields)
+
+
+def _standing_fields(series: SeriesSnapshot, seat: int) -> dict[str, Any]:
+    standing = next((row for row in series.standings if row.seat == seat), None)
+    out = standing is not None and standing.out_in_hand is not None
+    return {"stack": series.stacks.get(seat, 0), "out": out,
+            "place": standing.place if standing is not None and out else None}
+
+
+def _in_hand_fields(hand: HandSnapshot, seat: int) -> dict[str, Any]:
+    public, seating = hand.public, hand.seating
+    pos = seating.position_of(seat)
     return {
-        "street": public.street.value,
-        "board": _cards(public.board),
-        "pots": pots,
-        "pot_total": public.pot,
-        "current_bet": public.current_bet,
-        "to_act": order[to_act] if to_act is not None else None,
-        "turn": game.turn_key[1] if game.turn_key is not None else
-        sum(1 for e in public.events if type(e) is ActionTaken),
-        "log": log,
-        "showdown": showdown,
-        "over": result is not None,
-        "returned": returned,
-        "net": net,
+        "in_hand": True, "stack": public.stacks[pos], "bet": public.bets[pos],
+        "committed": public.committed[pos], "folded": public.folded[pos],
+        "all_in": public.all_in[pos],
+        "has_cards": not public.is_over and not public.folded[pos],
+        "button": seat == seating.button, "small_blind": seat == seating.small_blind,
+        "big_blind": seat == seating.big_blind,
+        "shown": cards_json(public.shown[pos]) if pos in public.shown else None,
+        "mucked": pos in public.mucked, "last_action": hand.last_actions.get(seat),
     }
 
 
-def _hand_log(public: SeatView, order: tuple[int, ...], lang: str,
-              ) -> tuple[list[dict[str, Any]], dict[int, dict[str, Any]], list[dict[str, Any]]]:
-    """The public hand log, each seat's last action, and the showdown in show order (P8)."""
-    log: list[dict[str, Any]] = []
-    last: dict[int, dict[str, Any]] = {}
-    showdown: list[dict[str, Any]] = []
-    raised_this_street = False
-    street = Street.PREFLOP
-    board = public.board
-    for event in public.events:
-        entry = _log_entry(event, order)
-        if entry is None:
-            continue
-        if type(event) is ActionTaken:
-            if event.street != street:
-                street, raised_this_street = event.street, False
-            if entry["action"] == "raise":
-                entry["bet"] = street != Street.PREFLOP and not raised_this_street
-                raised_this_street = True
-            last[entry["seat"]] = {k: v for k, v in entry.items() if k not in ("kind", "seat")}
-        elif type(event) is CardsShown:
-            showdown.append({"seat": entry["seat"], "cards": entry["cards"], "mucked": False,
-                             "hand_name": hand_name(event.cards, board, lang)})
-        elif type(event) is CardsMucked:
-            showdown.append({"seat": entry["seat"], "cards": None, "mucked": True,
-                             "hand_name": None})
-        log.append(entry)
-    return log, last, showdown
+def _hand(snap: TableSnapshot, lang: str) -> HandOut | None:
+    hand = snap.hand
+    if hand is None or snap.series is None:
+        return None
+    public, seating = hand.public, hand.seating
+    order = seating.order
+    result = public.result
+    to_act = public.to_act
+    return HandOut(
+        number=hand.number, street=public.street.value, board=cards_json(public.board),
+        pots=_pots(hand), pot_total=public.pot, current_bet=public.current_bet,
+        to_act=order[to_act] if to_act is not None else None, turn=hand.turn,
+        button=seating.button, button_is_dead=seating.button_is_dead,
+        small_blind=seating.small_blind, big_blind=seating.big_blind, log=list(hand.log),
+        showdown=[_show(seat, cards, public.board, lang) for seat, cards in hand.shows],
+        over=result is not None,
+        returned=({str(order[i]): a for i, a in enumerate(result.returned) if a}
+                  if result is not None else None),
+        net=({str(order[i]): n for i, n in enumerate(result.net)}
+             if result is not None else None))
 
 
-def _log_entry(event: Event, order: tuple[int, ...]) -> dict[str, Any] | None:
-    kind = type(event)
-    if kind is ActionTaken:
-        assert isinstance(event, ActionTaken)
-        entry: dict[str, Any] = {"kind": "action", "seat": order[event.position],
-                                 "street": event.street.value,
-                                 "action": _ACTION_WORDS[event.action.kind],
-                                 "chips": event.chips, "all_in": event.all_in}
-        to = getattr(event.action, "to", None)
-        if to is not None:
-            entry["to"] = to
-        return entry
-    if kind is BlindPosted or kind is AntePosted:
-        assert isinstance(event, BlindPosted | AntePosted)
-        return {"kind": "blind" if kind is BlindPosted else "ante",
-                "seat": order[event.position], "amount": event.amount}
-    if kind is BoardDealt:
-        assert isinstance(event, BoardDealt)
-        return {"kind": "board", "street": event.street.value, "cards": _cards(event.cards)}
-    if kind is CardsShown:
-        assert isinstance(event, CardsShown)
-        return {"kind": "show", "seat": order[event.position], "cards": _cards(event.cards)}
-    if kind is CardsMucked:
-        assert isinstance(event, CardsMucked)
-        return {"kind": "muck", "seat": order[event.position]}
-    if kind is UncalledReturned:
-        assert isinstance(event, UncalledReturned)
-        return {"kind": "returned", "seat": order[event.position], "amount": event.amount}
-    if kind is PotAwarded:
-        assert isinstance(event, PotAwarded)
-        return {"kind": "pot", "index": event.index, "amount": event.amount,
-                "winners": [order[p] for p in event.winners], "shares": list(event.shares)}
-    if kind is HandEnded:
-        return {"kind": "end"}
-    return None  # HoleCardDealt: private, never in the public log
+def _pots(hand: HandSnapshot) -> list[PotOut]:
+    public, order = hand.public, hand.seating.order
+    if public.result is not None:
+        return [PotOut(amount=p.amount, eligible=[order[i] for i in p.eligible],
+                       winners=[order[i] for i in p.winners], shares=list(p.shares))
+                for p in public.result.pots]
+    # Collected pots (earlier streets); this street's bets are shown in front of the seats.
+    collected = [c - b for c, b in zip(public.committed, public.bets, strict=True)]
+    if not any(collected) or all(public.folded):
+        return []
+    return [PotOut(amount=p.amount, eligible=[order[i] for i in p.eligible])
+            for p in build_pots(collected, public.folded)]
 
 
-def you_view(game: TableGame, identity: Identity | None, lang: str) -> dict[str, Any]:
+def _show(seat: int, cards: tuple[Card, ...] | None, board: Sequence[Card],
+          lang: str) -> ShowOut:
+    if cards is None:
+        return ShowOut(seat=seat, cards=None, mucked=True, hand_name=None)
+    return ShowOut(seat=seat, cards=cards_json(cards), mucked=False,
+                   hand_name=hand_name(cards, board, lang))
+
+
+def _timer(snap: TableSnapshot) -> TimerOut | None:
+    clock = snap.clock
+    if clock is None:
+        return None
+    started = _to_ms(snap, clock.started)
+    return TimerOut(seat=clock.seat, hand=clock.hand, turn=clock.turn, started_at=started,
+                    action_ends_at=started + round((clock.action_ends - clock.started) * 1000),
+                    ends_at=started + round((clock.ends - clock.started) * 1000),
+                    bank_ms=clock.bank_ms, grace=clock.grace,
+                    server_time=epoch_ms(snap.wall_now))
+
+
+def _standings(snap: TableSnapshot) -> list[StandingOut]:
+    if snap.series is None:
+        return []
+    return [StandingOut(place=r.place, seat=r.seat, name=r.name,
+                        bot=snap.seats[r.seat].bot if r.seat in snap.seats else None,
+                        stack=r.stack, out_in_hand=r.out_in_hand)
+            for r in snap.series.standings]
+
+
+def _eliminations(series: SeriesSnapshot | None) -> list[EliminationOut]:
+    if series is None:
+        return []
+    out = [r for r in series.standings if r.out_in_hand is not None]
+    out.sort(key=lambda r: (r.out_in_hand or 0, r.place))
+    return [EliminationOut(seat=r.seat, name=r.name, place=r.place, hand=r.out_in_hand or 0)
+            for r in out]
+
+
+def _stop(snap: TableSnapshot) -> StopOut:
+    stop_at = snap.settings.stop_at
+    series = snap.series
+    return StopOut(
+        at=stop_at.isoformat() if stop_at else None,
+        remaining_s=(max(0, int((stop_at - snap.wall_now).total_seconds()))
+                     if stop_at else None),
+        requested=snap.stop_logged or (series is not None and series.stop_requested),
+        last_hand=snap.in_hand and series is not None and series.should_stop)
+
+
+def _outcome(series: SeriesSnapshot | None) -> OutcomeOut | None:
+    if series is None or series.outcome is None:
+        return None
+    result = series.outcome
+    return OutcomeOut(end=result.end.value, winners=list(result.winners),
+                      names=[series.players[s] for s in result.winners],
+                      stacks={str(s): c for s, c in sorted(result.stacks.items())},
+                      hands=result.hands)
+
+
+def _next_hand_at(snap: TableSnapshot, over: bool) -> int | None:
+    if snap.next_deal_at is None or snap.paused or snap.in_hand or over:
+        return None
+    return _to_ms(snap, snap.next_deal_at)
+
+
+# --- the receiver's own part --------------------------------------------------------------------
+
+
+def you_view(snap: TableSnapshot, identity: Identity | None, lang: str) -> YouOut:
     """The receiver's own part of the state."""
-    host = game.is_host(identity)
-    role = identity.role if identity is not None else "spectator"
+    host = identity is not None and (identity.role == "host" or (
+        identity.role == "player" and identity.seat is not None
+        and identity.seat == snap.host_seat))
     seat = identity.seat if identity is not None else None
-    you: dict[str, Any] = {"role": role, "seat": seat, "name": None, "host": host, "lang": lang,
-                           "hole": None, "hand_name": None, "legal": None, "away": False,
-                           "bank_ms": None, "timeouts": 0, "request": None,
-                           "requests": None, "bots": None}
+    fields: dict[str, Any] = {
+        "role": identity.role if identity is not None else "spectator", "seat": seat,
+        "name": None, "host": host, "lang": lang, "hole": None, "hand_name": None,
+        "legal": None, "away": False, "bank_ms": None, "timeouts": 0, "request": None,
+        "requests": None, "bots": None}
     if identity is not None and identity.role == "pending" and identity.request_id:
-        request = game.requests[identity.request_id]
-        you["name"] = request.name
-        you["request"] = {"request_id": request.request_id, "status": request.status,
-                          "seat": request.seat}
-    if seat is not None and seat in game.seats:
-        state = game.seats[seat]
-        you.update({"name": state.name, "away": state.away, "timeouts": state.timeouts,
-                    "bank_ms": game.bank_ms(seat) if game.settings.timed else None})
-        _own_cards(game, seat, lang, you)
+        request = snap.requests[identity.request_id]
+        fields["name"] = request.name
+        fields["request"] = {"request_id": request.request_id, "status": request.status,
+                             "seat": request.seat}
+    if seat is not None and seat in snap.seats:
+        state = snap.seats[seat]
+        fields.update(name=state.name, away=state.away, timeouts=state.timeouts,
+                      bank_ms=snap.banks[seat] if snap.settings.timed else None)
+        fields.update(_own_cards(snap, seat, lang))
     if host:
-        you["requests"] = [{"request_id": r.request_id, "name": r.name, "seat": r.seat}
-                           for r in game.pending_requests()]
-        you["bots"] = list(BOT_KINDS)
-    return you
+        fields["requests"] = [RequestOut(request_id=r.request_id, name=r.name, seat=r.seat)
+                              for r in snap.pending_requests()]
+        fields["bots"] = list(BOT_KINDS)
+    return YouOut(**fields)
 
 
-def _own_cards(game: TableGame, seat: int, lang: str, you: dict[str, Any]) -> None:
-    store = game.store
-    if store is None:
-        return
-    series = store.series
-    hand, seating = series.hand, series.seating
-    if hand is None or seating is None or seat not in seating.order:
-        return
-    position = seating.position_of(seat)
-    view = hand.view(position)  # this seat's cards only
+def _own_cards(snap: TableSnapshot, seat: int, lang: str) -> dict[str, Any]:
+    view = snap.own_view(seat)  # this seat's cards only
+    if view is None:
+        return {}
     hole = [card for card in view.hole or () if card is not None]
-    you["hole"] = _cards(hole)
-    you["hand_name"] = hand_name(hole, view.board, lang)
+    fields: dict[str, Any] = {"hole": cards_json(hole),
+                              "hand_name": hand_name(hole, view.board, lang)}
     legal = view.legal
-    if legal and game.turn_key is not None and series.in_hand:
-        you["legal"] = {
-            "hand": game.turn_key[0], "turn": game.turn_key[1],
-            "fold": legal.can_fold, "check": legal.can_check, "call": legal.call_amount,
-            "raise": ({"min": legal.min_raise_to, "max": legal.max_raise_to}
-                      if legal.min_raise_to is not None and legal.max_raise_to is not None
-                      else None),
-            "refusals": {kind: positions_to_seats(reason, seating.order)
-                         for kind, reason in legal.refusals.items()},
-            "refusal_details": {kind: {"rule": d.rule, "reason": d.reason,
-                                       "params": dict(d.params)}
-                                for kind, d in legal.refusal_details.items()},
-        }
+    series = snap.series
+    if (legal and snap.turn_key is not None and series is not None and series.in_hand
+            and snap.hand is not None):
+        fields["legal"] = _legal(legal, snap.turn_key, snap.hand.seating.order)
+    return fields
+
+
+def _legal(legal: LegalActions, key: tuple[int, int], order: tuple[int, ...]) -> LegalOut:
+    raise_range = ({"min": legal.min_raise_to, "max": legal.max_raise_to}
+                   if legal.min_raise_to is not None and legal.max_raise_to is not None
+                   else None)
+    return LegalOut(
+        hand=key[0], turn=key[1], fold=legal.can_fold, check=legal.can_check,
+        call=legal.call_amount, raise_=raise_range,
+        refusals={kind: positions_to_seats(reason, order)
+                  for kind, reason in legal.refusals.items()},
+        refusal_details={kind: RefusalOut(rule=d.rule, reason=d.reason,  # type: ignore[arg-type]
+                                          params=dict(d.params))
+                         for kind, d in legal.refusal_details.items()})
+
+
+# --- other ----------------------------------------------------------------------------------
+
+
+def chips_view(snap: TableSnapshot) -> dict[str, Any]:
+    """``GET /api/tables/{id}/chips``: every player's chips after each hand."""
+    series = snap.series
+    if series is None:
+        return {"players": {}, "hands": []}
+    return {
+        "players": {str(s): n for s, n in series.players.items()},
+        "start": {str(s): series.starting_stack for s in series.players},
+        "hands": [{"hand": h.number,
+                   "stacks": {str(s): c for s, c in sorted(h.stacks_after.items())},
+                   "eliminated": list(h.eliminated)} for h in series.summaries],
+    }
 
 
 def state_frame(version: int, boot: str, server_time: int, table_text: str,
-                you: Mapping[str, Any]) -> str:
+                you: YouOut) -> str:
     """The ``state`` message: the shared public text spliced with the receiver's own part."""
     return (f'{{"type":"state","version":{version},"boot":{json.dumps(boot)},'
             f'"server_time":{server_time},"table":{table_text},'
-            f'"you":{json.dumps(you, separators=(",", ":"))}}}')
+            f'"you":{dump(you)}}}')
+
+
+def dump(model: TableOut | YouOut) -> str:
+    """A view as JSON text: only the fields the view set (the protocol's shape), aliases used."""
+    return model.model_dump_json(by_alias=True, exclude_unset=True)

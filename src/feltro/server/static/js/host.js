@@ -2,27 +2,25 @@
 // It receives only the public table (the host role holds no cards); the host plays, if they
 // want to, from their own player page like everybody else.
 
+import { boot, tickEvery } from "./boot.js";
 import { Link, fragmentToken, tableIdFromPath, tokens } from "./net.js";
-import { loadLang, preferredLang, t, translatePage, lang } from "./i18n.js";
+import { t, lang } from "./i18n.js";
 import {
-  $, h, applyPrefs, boardView, errorText, logView, mountChrome, potsView, seatList, setupSettings,
-  botLabel, ordinal, qrImage, showNet, standingsView, stopText, tickTimers, toast,
+  $, h, boardView, errorText, logView, potsView, seatList,
+  botLabel, ordinal, qrImage, showNet, standingsView, stopText, toast,
 } from "./ui.js";
 import { resultsView } from "./results.js";
 
 const app = { tableId: tableIdFromPath(), link: null, state: null, built: false, resultsFor: null };
 
 async function main() {
-  applyPrefs();
-  await loadLang(preferredLang());
-  mountChrome();
-  translatePage();
-  setupSettings((code, opts) => {
-    if (!opts || !opts.prefsOnly) app.link?.setLang(code);
-    if (app.link) showNet(app.link.status);
-    app.built = false;
-    app.resultsFor = null;
-    render();
+  await boot({
+    link: () => app.link,
+    onSettings: () => {
+      app.built = false;
+      app.resultsFor = null;
+      render();
+    },
   });
   const fromLink = fragmentToken();
   if (fromLink) tokens.set("host", app.tableId, fromLink);
@@ -33,12 +31,7 @@ async function main() {
   }
   app.link = new Link({ tableId: app.tableId, role: "host", token, lang: lang(), onMessage, onStatus: showNet });
   app.link.connect();
-  setInterval(() => {
-    if (!app.state) return;
-    const now = app.link.now();
-    tickTimers(app.state.table, now);
-    for (const el of document.querySelectorAll("[data-stop]")) el.textContent = stopText(app.state.table, now);
-  }, 250);
+  tickEvery(() => app.state, () => app.link.now());
 }
 
 function onMessage(msg) {

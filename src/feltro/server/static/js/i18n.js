@@ -3,8 +3,18 @@
 // Each person picks their language on their own device (kept in localStorage); the server is
 // told too (`hello`/`set_lang`) so that the hand names it sends come in that language.
 
-export const LANGUAGES = ["en", "pt-PT", "pt-BR"];
-const LANG_NAMES = { en: "English", "pt-PT": "Português (Portugal)", "pt-BR": "Português (Brasil)" };
+// The languages and their names come from the server (feltro.i18n, the one list), written into
+// every page's shell as JSON (`#feltro-languages`).
+function shellLanguages() {
+  try {
+    const list = JSON.parse(document.getElementById("feltro-languages").textContent);
+    if (Array.isArray(list) && list.length) return list;
+  } catch { /* a page without the shell */ }
+  return [{ code: "en", name: "English" }];
+}
+const KNOWN = shellLanguages();
+export const LANGUAGES = KNOWN.map((entry) => entry.code);
+const LANG_NAMES = Object.fromEntries(KNOWN.map((entry) => [entry.code, entry.name]));
 
 // Two layers, both per language: the shared catalogue of every feltro interface (the terminal
 // game's `src/feltro/i18n/*.toml`, keys such as "act.fold"), served by the server as JSON at
@@ -22,12 +32,16 @@ export function preferredLang() {
   } catch { /* no storage */ }
   const asked = new URLSearchParams(location.search).get("lang");
   if (LANGUAGES.includes(asked)) return asked;
+  // The browser's tags: a language of ours exactly ("pt-BR"), else the first of ours with the
+  // same primary language ("pt" and "pt-AO" give pt-PT, "en-GB" gives en).
   for (const tag of navigator.languages || [navigator.language || "en"]) {
-    if (/^pt-BR/i.test(tag)) return "pt-BR";
-    if (/^pt/i.test(tag)) return "pt-PT";
-    if (/^en/i.test(tag)) return "en";
+    const exact = LANGUAGES.find((code) => code.toLowerCase() === String(tag).toLowerCase());
+    if (exact) return exact;
+    const primary = String(tag).toLowerCase().split("-")[0];
+    const near = LANGUAGES.find((code) => code.toLowerCase().split("-")[0] === primary);
+    if (near) return near;
   }
-  return "en";
+  return LANGUAGES[0];
 }
 
 async function fetchJson(url) {

@@ -1,15 +1,12 @@
 // The start page, `/`: create a table (the host), or find a table on this server.
 
+import { boot } from "./boot.js";
 import { tokens } from "./net.js";
-import { loadLang, preferredLang, t, translatePage } from "./i18n.js";
-import { $, h, applyPrefs, mountChrome, setupSettings, toast } from "./ui.js";
+import { t } from "./i18n.js";
+import { $, h, toast } from "./ui.js";
 
 async function main() {
-  applyPrefs();
-  await loadLang(preferredLang());
-  mountChrome();
-  translatePage();
-  setupSettings(() => render());
+  await boot({ onSettings: () => render() });
   $("#net").hidden = true;
   render();
 }

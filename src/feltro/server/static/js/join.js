@@ -1,26 +1,24 @@
 // The join page, `/join/<table>`: give a name, ask for a seat, then go to the player page.
 
+import { boot } from "./boot.js";
 import { Link, tableIdFromPath, tokens } from "./net.js";
-import { loadLang, preferredLang, t, translatePage, lang } from "./i18n.js";
-import { $, h, applyPrefs, botLabel, errorText, mountChrome, setupSettings, showNet, toast } from "./ui.js";
+import { t, lang } from "./i18n.js";
+import { $, h, botLabel, errorText, showNet, toast } from "./ui.js";
 
 const app = { tableId: tableIdFromPath(), link: null, state: null, asked: false };
 
 async function main() {
-  applyPrefs();
-  await loadLang(preferredLang());
-  const known = tokens.get("seat", app.tableId);
-  if (known) {
-    location.replace(`/play/${encodeURIComponent(app.tableId)}#${encodeURIComponent(known)}`);
-    return;
-  }
-  mountChrome();
-  translatePage();
-  setupSettings((code) => {
-    app.link?.setLang(code);
-    if (app.link) showNet(app.link.status);
-    render(true);
+  const goOn = await boot({
+    before: () => {
+      const known = tokens.get("seat", app.tableId);
+      if (!known) return true;
+      location.replace(`/play/${encodeURIComponent(app.tableId)}#${encodeURIComponent(known)}`);
+      return false;
+    },
+    link: () => app.link,
+    onSettings: () => render(true),
   });
+  if (!goOn) return;
   app.link = new Link({ tableId: app.tableId, role: "spectator", token: null, lang: lang(),
                         onMessage, onStatus: showNet });
   app.link.connect();

@@ -1,11 +1,12 @@
 // The player page, `/play/<table>#<seat token>`: own cards, the table around them, the actions.
 
+import { boot, tickEvery } from "./boot.js";
 import { Link, fragmentToken, tableIdFromPath, tokens, newId } from "./net.js";
-import { loadLang, preferredLang, t, translatePage, lang } from "./i18n.js";
+import { t, lang } from "./i18n.js";
 import {
-  $, h, announce, applyPrefs, boardView, card, cardsText, errorText, logSpeech, logView,
-  mountChrome, potsView, refusalText, seatList, seatOf, setupSettings, showNet, showdownView,
-  standingsView, stopText, tickTimers, timerBar, toast, nameOf,
+  $, h, announce, announceLog, boardView, card, cardsText, errorText, logView,
+  potsView, refusalText, seatList, seatOf, showNet, showdownView,
+  standingsView, stopText, timerBar, toast, nameOf,
 } from "./ui.js";
 import { resultsView } from "./results.js";
 
@@ -22,17 +23,15 @@ const app = {
 };
 
 async function main() {
-  applyPrefs();
-  await loadLang(preferredLang());
-  mountChrome({ skipTo: "actions" });
-  translatePage();
-  setupSettings((code, opts) => {
-    if (!opts || !opts.prefsOnly) app.link?.setLang(code);
-    app.legalKey = null;
-    app.resultsFor = null;
-    if (app.link) showNet(app.link.status);
-    $("#game")?.remove(); // rebuilt in the new language
-    render();
+  await boot({
+    chrome: { skipTo: "actions" },
+    link: () => app.link,
+    onSettings: () => {
+      app.legalKey = null;
+      app.resultsFor = null;
+      $("#game")?.remove(); // rebuilt in the new language
+      render();
+    },
   });
   const fromLink = fragmentToken();
   if (fromLink) tokens.set("seat", app.tableId, fromLink);
@@ -51,7 +50,7 @@ async function main() {
   });
   app.link.connect();
   document.addEventListener("keydown", onKey);
-  setInterval(tick, 250);
+  tickEvery(() => app.state, () => app.link.now());
 }
 
 function onMessage(msg) {
@@ -71,19 +70,6 @@ function onMessage(msg) {
     // After a reconnect, resend an action that got no answer if its turn is still open:
     // the server applies an id once, so this can never act twice.
     app.resend = app.pending && !app.pending.acked ? app.pending : null;
-  }
-}
-
-function tick() {
-  const state = app.state;
-  if (!state) return;
-  const now = app.link.now();
-  tickTimers(state.table, now);
-  const stop = $("[data-stop]");
-  if (stop) stop.textContent = stopText(state.table, now);
-  const next = $("#next-hand");
-  if (next && state.table.next_hand_at) {
-    next.textContent = t("web.hand.next_in", { s: Math.max(0, Math.ceil((state.table.next_hand_at - now) / 1000)) });
   }
 }
 
@@ -400,18 +386,12 @@ function onKey(event) {
 // --- announcements -----------------------------------------------------------------------------
 
 function speak(table, you) {
-  const hand = table.hand;
-  if (!hand) return;
-  if (hand.number !== app.heard.hand) {
-    app.heard = { hand: hand.number, log: 0 };
-    const cards = you.hole && you.hole.length ? cardsText(you.hole) : "";
-    announce(cards ? t("web.announce.new_hand", { n: hand.number, cards }) : t("web.announce.new_hand_public", { n: hand.number }));
-    app.heard.log = hand.log.filter((e) => e.kind === "blind" || e.kind === "ante").length;
-  }
-  const fresh = hand.log.slice(app.heard.log);
-  app.heard.log = hand.log.length;
-  const words = fresh.map((e) => logSpeech(table, e)).filter(Boolean);
-  if (words.length) announce(words.join(". "));
+  // A player hears their own cards with the new hand; the blinds are not read out.
+  const cards = you.hole && you.hole.length ? cardsText(you.hole) : "";
+  announceLog(app.heard, table, {
+    newHand: (n) => (cards ? t("web.announce.new_hand", { n, cards }) : t("web.announce.new_hand_public", { n })),
+    skip: (entry) => entry.kind === "blind" || entry.kind === "ante",
+  });
 }
 
 main();

@@ -2,40 +2,29 @@
 // only (it connects as a spectator: the server sends it no private cards), large, with the
 // last action announced.
 
+import { boot, tickEvery } from "./boot.js";
 import { Link, tableIdFromPath } from "./net.js";
-import { loadLang, preferredLang, t, translatePage, lang } from "./i18n.js";
+import { t, lang } from "./i18n.js";
 import {
-  $, h, actionText, announce, applyPrefs, boardView, logLine, logSpeech, mountChrome, nameOf,
-  potsView, qrImage, seatList, setupSettings, showNet, showdownView, standingsView, stopText, tickTimers,
+  $, h, actionText, announceLog, boardView, logLine, nameOf,
+  potsView, qrImage, seatList, showNet, showdownView, standingsView, stopText,
 } from "./ui.js";
 import { resultsView } from "./results.js";
 
 const app = { tableId: tableIdFromPath(), link: null, state: null, heard: { hand: 0, log: 0 }, resultsFor: null };
 
 async function main() {
-  applyPrefs();
-  await loadLang(preferredLang());
-  mountChrome();
-  translatePage();
-  setupSettings((code, opts) => {
-    if (!opts || !opts.prefsOnly) app.link?.setLang(code);
-    if (app.link) showNet(app.link.status);
-    app.resultsFor = null;
-    render();
+  await boot({
+    link: () => app.link,
+    onSettings: () => {
+      app.resultsFor = null;
+      render();
+    },
   });
   app.link = new Link({ tableId: app.tableId, role: "spectator", token: null, lang: lang(),
                         onMessage, onStatus: showNet });
   app.link.connect();
-  setInterval(() => {
-    if (!app.state) return;
-    const now = app.link.now();
-    tickTimers(app.state.table, now);
-    for (const el of document.querySelectorAll("[data-stop]")) el.textContent = stopText(app.state.table, now);
-    const next = $("#next-hand");
-    if (next && app.state.table.next_hand_at) {
-      next.textContent = t("web.hand.next_in", { s: Math.max(0, Math.ceil((app.state.table.next_hand_at - now) / 1000)) });
-    }
-  }, 250);
+  tickEvery(() => app.state, () => app.link.now());
 }
 
 function onMessage(msg) {
@@ -107,20 +96,7 @@ function render() {
     h("div", { class: "screen-side" },
       showdown,
       standingsView(table, now))));
-  speak(table);
-}
-
-function speak(table) {
-  const hand = table.hand;
-  if (!hand) return;
-  if (hand.number !== app.heard.hand) {
-    app.heard = { hand: hand.number, log: 0 };
-    announce(t("web.announce.new_hand_public", { n: hand.number }));
-  }
-  const fresh = hand.log.slice(app.heard.log);
-  app.heard.log = hand.log.length;
-  const words = fresh.map((e) => logSpeech(table, e)).filter(Boolean);
-  if (words.length) announce(words.join(". "));
+  announceLog(app.heard, table);
 }
 
 main();

@@ -388,6 +388,26 @@ export function announce(text, { urgent = false } = {}) {
   setTimeout(() => { region.textContent = text; }, 30);
 }
 
+/** Announce what the hand log of *table* says that was not heard yet; *heard* (`{hand, log}`,
+ *  kept by the page) remembers what was. A new hand is announced with `newHand(number)`, and
+ *  its first entries that `skip(entry)` names are not read out. */
+export function announceLog(heard, table, {
+  newHand = (n) => t("web.announce.new_hand_public", { n }),
+  skip = () => false,
+} = {}) {
+  const hand = table.hand;
+  if (!hand) return;
+  if (hand.number !== heard.hand) {
+    heard.hand = hand.number;
+    announce(newHand(hand.number));
+    heard.log = hand.log.filter(skip).length;
+  }
+  const fresh = hand.log.slice(heard.log);
+  heard.log = hand.log.length;
+  const words = fresh.map((e) => logSpeech(table, e)).filter(Boolean);
+  if (words.length) announce(words.join(". "));
+}
+
 // --- preferences and the settings dialog -------------------------------------------------------
 
 const PREFS = ["four-colour", "high-contrast"];

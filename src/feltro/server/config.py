@@ -1,0 +1,45 @@
+"""How the server runs (:class:`ServerConfig`) and where its pages live (:data:`STATIC`)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from feltro.server.clock import Clock, SystemClock
+
+__all__ = ["STATIC", "ServerConfig"]
+
+STATIC = Path(__file__).with_name("static")
+"""The web client's files (owned by the web client; the server only serves them)."""
+
+
+@dataclass(kw_only=True)
+class ServerConfig:
+    """How the server runs. Defaults suit ``feltro serve`` on one laptop."""
+
+    data_dir: Path
+    """Where the server log and the series logs live."""
+    clock: Clock = field(default_factory=SystemClock)
+    public_url: str | None = None
+    """Base of the links the server hands out (``http://192.168.1.20:8000/``); ``None``: the
+    address each request came to."""
+    allowed_origins: tuple[str, ...] = ()
+    """Extra websocket origins to accept besides the server's own address."""
+    tick_interval: float = 0.05
+    max_tables: int = 500
+    max_connections_per_table: int = 64
+    """Websockets one table accepts at once (phones, second devices, screens)."""
+    rate: float = 20.0
+    """Messages a second per websocket, on average."""
+    burst: float = 40.0
+    create_per_minute: float = 10.0
+    """Tables one client address may create per minute (the server's own machine: any)."""
+    static_dir: Path = STATIC
+    allowed_hosts: frozenset[str] | None = None
+    """Host names this server answers to (:mod:`feltro.server.guard`); ``None``: any."""
+    max_body_bytes: int = 16 * 1024
+    """The largest HTTP request body read."""
+    requests_per_second: float = 20.0
+    """HTTP requests per client address, on average."""
+    request_burst: float = 120.0
+    """HTTP requests an address may send at once (a page loads its files together)."""

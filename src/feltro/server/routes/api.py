@@ -1,0 +1,179 @@
+"""The HTTP API (JSON unless said otherwise; ``docs/protocol.md`` has examples).
+
+* ``GET /healthz`` — ``ok``.
+* ``GET /api/info`` — server and protocol version.
+* ``POST /api/tables`` — create a table (:class:`~feltro.server.protocol.CreateTable`); the answer
+  holds the host token and the links. Rate-limited per client address.
+* ``GET /api/tables`` and ``GET /api/tables/{id}`` — public summaries (no secrets).
+* ``GET /api/tables/{id}/qr.svg`` — the QR code of the table's join link.
+* ``POST /api/qr`` — a QR code (SVG) of any short text, e.g. a seat link to move to another
+  phone; the text travels in the body, never in a URL (URLs end up in access logs).
+* ``GET /api/tables/{id}/chips`` — every player's chips after each hand (for a chart).
+* ``POST /api/tables/{id}/histories`` — a player's own finished hands as PHH (``.phhs``), other
+  players' unshown cards as ``??``; the seat token goes in the JSON body.
+"""
+
+from __future__ import annotations
+
+import io
+from typing import Any, Final
+
+from fastapi import APIRouter, HTTPException, Request
+from fastapi.responses import PlainTextResponse, Response
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from feltro import __version__
+from feltro.errors import HistoryError
+from feltro.server.histories import player_histories
+from feltro.server.model import TableSettings
+from feltro.server.protocol import (
+    MAX_MESSAGE_BYTES,
+    PROTOCOL_VERSION,
+    CreateTable,
+    ErrorCode,
+    ProtocolError,
+)
+from feltro.server.rooms import Room
+from feltro.server.routes import base_url, config_of, creators_of, manager_of, room_of
+from feltro.server.security import TokenBucket
+from feltro.server.views import chips_view
+
+__all__ = ["HistoriesRequest", "QrRequest", "router"]
+
+router = APIRouter()
+
+_LOOPBACK: Final = frozenset({"127.0.0.1", "::1"})
+
+
+class HistoriesRequest(BaseModel):
+    """``POST /api/tables/{id}/histories``: the seat token (in the body, never in a URL)."""
+
+    model_config = ConfigDict(extra="forbid", strict=True)
+    token: str = Field(min_length=16, max_length=128)
+
+
+class QrRequest(BaseModel):
+    """``POST /api/qr``."""
+
+    model_config = ConfigDict(extra="forbid", strict=True)
+    text: str = Field(min_length=1, max_length=512)
+
+
+@router.get("/healthz", response_class=PlainTextResponse)
+async def healthz() -> str:
+    return "ok"
+
+
+@router.get("/api/info")
+async def info(request: Request) -> dict[str, Any]:
+    return {"server": "feltro", "version": __version__, "protocol": PROTOCOL_VERSION,
+            "boot": manager_of(request).boot, "max_message_bytes": MAX_MESSAGE_BYTES}
+
+
+@router.post("/api/tables", status_code=201)
+async def create_table(request: Request) -> dict[str, Any]:
+    _limit_creation(request)
+    body = await request.body()
+    if len(body) > MAX_MESSAGE_BYTES:
+        raise HTTPException(413, "request too large")
+    try:
+        choices = CreateTable.model_validate_json(body or b"{}")
+        settings = TableSettings.from_request(choices)
+        room, token = manager_of(request).create_table(settings)
+    except ValidationError as exc:
+        first = exc.errors(include_url=False, include_input=False)[0]
+        where = ".".join(str(part) for part in first["loc"]) or "body"
+        raise HTTPException(422, f"{where}: {first['msg']}") from None
+    except ProtocolError as exc:
+        raise HTTPException(422 if exc.code is ErrorCode.INVALID else 503, exc.reason) from None
+    table_id = room.game.table_id
+    base = base_url(request)
+    return {"table_id": table_id, "host_token": token,
+            "host_url": f"{base}host/{table_id}#{token}",
+            "join_url": f"{base}join/{table_id}",
+            "table_url": f"{base}table/{table_id}",
+            "qr_url": f"{base}api/tables/{table_id}/qr.svg",
+            "ws_url": f"{base.replace('http', 'ws', 1)}ws/{table_id}"}
+
+
+def _limit_creation(request: Request) -> None:
+    """Refuse (429) a client address that created too many tables lately; the laptop running
+    the server is trusted."""
+    client = request.client.host if request.client else "?"
+    if client in _LOOPBACK:
+        return
+    config = config_of(request)
+    bucket = creators_of(request).setdefault(
+        client, TokenBucket(config.create_per_minute / 60, config.create_per_minute,
+                            config.clock.monotonic))
+    if not bucket.take():
+        raise HTTPException(429, "too many tables created from this address; wait a bit")
+
+
+@router.get("/api/tables")
+async def list_tables(request: Request) -> list[dict[str, Any]]:
+    return [_summary(room) for room in manager_of(request).rooms.values()]
+
+
+@router.get("/api/tables/{table_id}")
+async def table_summary(table_id: str, request: Request) -> dict[str, Any]:
+    room = room_of(request, table_id)
+    summary = _summary(room)
+    summary["join_url"] = f"{base_url(request)}join/{table_id}"
+    summary["settings"] = room.game.settings.to_dict()
+    return summary
+
+
+@router.get("/api/tables/{table_id}/qr.svg")
+async def table_qr(table_id: str, request: Request) -> Response:
+    room_of(request, table_id)
+    return Response(qr_svg(f"{base_url(request)}join/{table_id}"), media_type="image/svg+xml")
+
+
+@router.post("/api/qr")
+async def any_qr(body: QrRequest) -> Response:
+    return Response(qr_svg(body.text), media_type="image/svg+xml",
+                    headers={"Cache-Control": "no-store"})
+
+
+@router.post("/api/tables/{table_id}/histories")
+async def histories(table_id: str, body: HistoriesRequest, request: Request) -> Response:
+    game = room_of(request, table_id).game
+    identity = game.identify(body.token)
+    if identity is None or identity.role != "player" or identity.seat is None:
+        raise HTTPException(403, "that is not a seat token of this table")
+    if game.store is None:
+        raise HTTPException(409, "the series has not started")
+    try:
+        text = player_histories(game.store, identity.seat)
+    except HistoryError as exc:
+        raise HTTPException(409, str(exc)) from None
+    name = f"feltro-{table_id}-seat{identity.seat}.phhs"
+    return Response(text, media_type="text/plain; charset=utf-8",
+                    headers={"Content-Disposition": f'attachment; filename="{name}"',
+                             "Cache-Control": "no-store"})
+
+
+@router.get("/api/tables/{table_id}/chips")
+async def chips(table_id: str, request: Request) -> dict[str, Any]:
+    return chips_view(room_of(request, table_id).game.snapshot())
+
+
+def _summary(room: Room) -> dict[str, Any]:
+    game = room.game
+    return {"table_id": game.table_id, "name": game.settings.name, "status": game.status,
+            "seats": game.settings.seats, "occupied": len(game.seats),
+            "players": [{"seat": s.seat, "name": s.name, "bot": s.bot}
+                        for s in sorted(game.seats.values(), key=lambda s: s.seat)],
+            "created_at": game.created_at}
+
+
+def qr_svg(text: str) -> bytes:
+    """*text* as a QR code: a standalone SVG document (with its xmlns), so that it works as an
+    ``<img>`` and as a download."""
+    import segno
+
+    qr = segno.make(text, error="m")
+    out = io.BytesIO()
+    qr.save(out, kind="svg", scale=6, border=2, xmldecl=False)
+    return out.getvalue()

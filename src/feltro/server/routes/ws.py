@@ -1,0 +1,77 @@
+"""``WS /ws/{table_id}``: the game protocol (:mod:`feltro.server.protocol`).
+
+The origin is checked first (a page of another site may not drive a table); the frames are then
+handed to the table's :class:`~feltro.server.rooms.Room`, and sent back by the connection's own
+writer task.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+
+from fastapi import APIRouter, WebSocket, WebSocketDisconnect
+
+from feltro.server.protocol import ErrorCode, error_frame
+from feltro.server.rooms import Connection, Room
+from feltro.server.routes import config_of, manager_of
+from feltro.server.security import origin_allowed
+
+__all__ = ["router"]
+
+log = logging.getLogger("feltro.server")
+
+router = APIRouter()
+
+
+@router.websocket("/ws/{table_id}")
+async def websocket_endpoint(websocket: WebSocket, table_id: str) -> None:
+    config = config_of(websocket)
+    origin = websocket.headers.get("origin")
+    scheme = "https" if websocket.url.scheme == "wss" else "http"
+    if not origin_allowed(origin, websocket.headers.get("host"), config.allowed_origins,
+                          scheme=scheme):
+        log.warning("websocket refused: origin not allowed")
+        await websocket.close(code=1008)
+        return
+    room = manager_of(websocket).rooms.get(table_id)
+    await websocket.accept()
+    if room is None:
+        await websocket.send_text(error_frame(ErrorCode.BAD_TOKEN, "no such table"))
+        await websocket.close(code=4404)
+        return
+    if len(room.connections) >= config.max_connections_per_table:
+        await websocket.send_text(error_frame(ErrorCode.RATE_LIMITED, "too many connections "
+                                              "to this table"))
+        await websocket.close(code=1013)
+        return
+
+    async def close(code: int) -> None:
+        with contextlib.suppress(Exception):
+            await websocket.close(code=code)
+
+    conn = manager_of(websocket).new_connection(websocket.send_text, close)
+    room.attach(conn)
+    writer = asyncio.get_running_loop().create_task(conn.writer())
+    try:
+        await _read(websocket, room, conn)
+    finally:
+        await room.detach(conn)
+        with contextlib.suppress(asyncio.TimeoutError, Exception):
+            await asyncio.wait_for(writer, timeout=2)
+        if not writer.done():
+            writer.cancel()
+
+
+async def _read(websocket: WebSocket, room: Room, conn: Connection) -> None:
+    """Pass every frame to the room until the socket or the room closes it."""
+    with contextlib.suppress(WebSocketDisconnect):
+        while not conn.closing:
+            message = await websocket.receive()
+            if message["type"] == "websocket.disconnect":
+                return
+            data = message.get("text")
+            if data is None:
+                data = message.get("bytes") or b""
+            await room.receive(conn, data)
