@@ -28,7 +28,9 @@ class ServerConfig:
     tick_interval: float = 0.05
     max_tables: int = 500
     max_connections_per_table: int = 64
-    """Websockets one table accepts at once (phones, second devices, screens)."""
+    """Spectators one table accepts at once (screens, onlookers). Players and the host always
+    get in with their token (a few devices each); strangers who have not said hello are
+    bounded apart (:mod:`feltro.server.rooms`)."""
     rate: float = 20.0
     """Messages a second per websocket, on average."""
     burst: float = 40.0

@@ -421,6 +421,11 @@ class TableGame:
         if len(self.pending_requests()) >= MAX_PENDING_REQUESTS:
             raise ProtocolError(ErrorCode.TOO_MANY_REQUESTS, "too many requests are waiting "
                                 "for the host")
+        wanted = name.strip().casefold()
+        taken = [s.name for s in self.seats.values()] + [r.name for r in self.pending_requests()]
+        if any(other.casefold() == wanted for other in taken):
+            raise ProtocolError(ErrorCode.INVALID, f"the name {name.strip()!r} is already at "
+                                "this table; choose another")
         token = new_token()
         request_id = new_id(6)
         self._log("requested", {"request_id": request_id, "name": name.strip(),

@@ -12,6 +12,7 @@ sends against them.
 from __future__ import annotations
 
 import json
+import unicodedata
 from enum import StrEnum
 from typing import Annotated, Any, Final, Literal
 
@@ -37,6 +38,7 @@ __all__ = [
     "ErrorCode",
     "ProtocolError",
     "ServerMessage",
+    "clean_name",
     "error_frame",
     "frame_bytes",
     "json_depth",
@@ -61,7 +63,26 @@ def _known_language(code: str) -> str:
 Lang = Annotated[str, AfterValidator(_known_language)]
 """A language of :data:`feltro.i18n.LANGUAGES` (the one list of them)."""
 Seat = Annotated[int, Field(ge=1, le=10)]
-Name = Annotated[str, Field(min_length=1, max_length=24, pattern=r"^[^\x00-\x1f\x7f]+$")]
+def clean_name(value: str) -> str:
+    """A player's or table's name as shown to everyone: NFC, single spaces, no control,
+    formatting (bidi overrides, zero-width) or private-use characters, and some visible text.
+
+    :raises ValueError: naming what is wrong (pydantic turns it into an ``invalid`` error).
+    """
+    text = unicodedata.normalize("NFC", value)
+    for char in text:
+        if unicodedata.category(char) in _HIDDEN_CATEGORIES:
+            raise ValueError(f"names cannot hold the invisible or control character "
+                             f"U+{ord(char):04X}")
+    text = " ".join(text.split())
+    if not text:
+        raise ValueError("a name needs at least one visible character")
+    return text
+
+
+_HIDDEN_CATEGORIES: Final = frozenset({"Cc", "Cf", "Co", "Cs", "Cn", "Zl", "Zp"})
+
+Name = Annotated[str, Field(min_length=1, max_length=24), AfterValidator(clean_name)]
 Ident = Annotated[str, Field(min_length=1, max_length=64, pattern=r"^[A-Za-z0-9_.:-]+$")]
 Token = Annotated[str, Field(min_length=16, max_length=128)]
 Chips = Annotated[int, Field(ge=1, le=1_000_000_000)]

@@ -45,6 +45,22 @@ log = logging.getLogger("feltro.server")
 
 MAX_QUEUED = 256
 """A connection this far behind (not counting collapsed states) is closed."""
+SEND_TIMEOUT = 10.0
+"""Seconds one frame may take to leave: a client that stops reading is dropped after this."""
+HELLO_SECONDS = 10.0
+"""A connection that has not said ``hello`` this long after opening is closed."""
+MAX_UNIDENTIFIED = 16
+"""Connections of one table that have not said ``hello`` yet; past it the oldest is dropped,
+so strangers cannot keep a player from reaching their seat."""
+MAX_UNIDENTIFIED_PER_ADDRESS = 4
+"""Connections of one table, from one address, that have not said ``hello`` yet."""
+MAX_REQUESTS_PER_ADDRESS = 4
+"""Seat requests waiting for the host that came from one address."""
+MAX_CONNECTIONS_PER_SEAT = 4
+"""Devices one seat (or the host) may have open at once; the oldest goes first."""
+_LOOPBACK = frozenset({"127.0.0.1", "::1", "localhost"})
+ORPHAN_SECONDS = 30.0
+"""A seat request whose every connection closed is withdrawn after this long."""
 FLOOD_LIMIT = 200
 """A connection whose messages were refused this many times is closed."""
 
@@ -68,6 +84,10 @@ class Connection:
     hello: bool = False
     seen_status: str | None = None
     closing: bool = False
+    address: str = "?"
+    """The client's address (per-address budgets)."""
+    opened: float = 0.0
+    """When it opened (monotonic seconds): the ``hello`` deadline counts from here."""
     observe: Callable[[str], None] | None = None
     """Tests: sees every frame queued for this connection."""
     _queue: deque[tuple[bool, str]] = field(default_factory=deque)
@@ -109,13 +129,14 @@ class Connection:
                 self._wake.clear()
                 while self._queue:
                     _, text = self._queue.popleft()
-                    await self.send(text)
+                    await asyncio.wait_for(self.send(text), SEND_TIMEOUT)
                 if self.closing:
                     await self.close(1000)
                     return
-        except Exception as exc:  # the socket went away; the reader notices too
+        except Exception as exc:  # the socket went away, or the client stopped reading
             log.debug("connection writer stopped: %r", exc)
             self.closing = True
+            self._queue.clear()
 
 
 class Room:
@@ -129,8 +150,29 @@ class Room:
         self.version = 0
         self._last_hand_flag = False
         self._bot_task: asyncio.Task[None] | None = None
+        self._orphans: dict[str, float] = {}
+        """Pending request id -> when its last connection was seen gone."""
+        self._request_addresses: dict[str, str] = {}
+        """Request id -> the address it came from (per-address request budget)."""
 
     # --- connections --------------------------------------------------------------------------
+
+    def admit(self, address: str) -> str | None:
+        """Whether one more websocket from *address* may open: ``None``, or why not.
+
+        Budgets bound what strangers can hold (connections that have not said ``hello``, per
+        table and per address); when the table's budget is full the oldest of them makes room,
+        so a player with a seat token always gets through.
+        """
+        waiting = [c for c in self.connections if not c.hello and not c.closing]
+        # Behind a tunnel or a proxy every client has the proxy's (loopback) address, so the
+        # per-address budget would lock friends out: there, only the table's budget holds.
+        if address not in _LOOPBACK and sum(
+                1 for c in waiting if c.address == address) >= MAX_UNIDENTIFIED_PER_ADDRESS:
+            return "too many connections from your address are waiting; say hello first"
+        if len(waiting) >= MAX_UNIDENTIFIED:
+            min(waiting, key=lambda c: c.opened).finish("making room for a newer connection")
+        return None
 
     def attach(self, conn: Connection) -> None:
         """A new websocket (not identified yet: it sees nothing before ``hello``)."""
@@ -216,7 +258,12 @@ class Room:
                     raise ProtocolError(ErrorCode.TOO_MANY_REQUESTS, "this connection already "
                                         "has a seat or a request")
                 by_host = game.is_host(conn.identity)
+                if (not by_host and conn.address not in _LOOPBACK
+                        and self.requests_from(conn.address) >= MAX_REQUESTS_PER_ADDRESS):
+                    raise ProtocolError(ErrorCode.TOO_MANY_REQUESTS, "too many seat requests "
+                                        "from your address are waiting for the host")
                 request, token = game.join(message.name, message.seat, by_host=by_host)
+                self._request_addresses[request.request_id] = conn.address
                 if not by_host:
                     conn.identity = game.identify_hash(hash_token(token))
                     conn.token_hash = hash_token(token)
@@ -255,6 +302,18 @@ class Room:
                 raise ProtocolError(ErrorCode.BAD_TOKEN, f"that is not a {message.role} token "
                                     f"of this table")
             conn.token_hash = hash_token(message.token)
+        if identity is None:
+            watching = sum(1 for c in self.connections
+                           if c.hello and c.identity is None and not c.closing)
+            if watching >= self.manager.max_spectators:
+                raise ProtocolError(ErrorCode.RATE_LIMITED, "too many people are watching "
+                                    "this table")
+        else:
+            same = sorted((c for c in self.connections if c.hello and not c.closing
+                           and c.token_hash == hash_token(message.token or "")),
+                          key=lambda c: c.opened)
+            for old in same[:max(0, len(same) - MAX_CONNECTIONS_PER_SEAT + 1)]:
+                old.finish("this seat was opened on another device")
         conn.identity, conn.lang, conn.hello = identity, message.lang, True
         if identity is not None and identity.role == "pending" and identity.request_id:
             conn.seen_status = self.game.requests[identity.request_id].status
@@ -310,9 +369,36 @@ class Room:
 
     # --- time ---------------------------------------------------------------------------------
 
+    def sweep(self) -> None:
+        """Close connections that never said ``hello``; withdraw seat requests whose every
+        connection is gone (after :data:`ORPHAN_SECONDS`, so a phone that blinks keeps it)."""
+        now = self.manager.clock.monotonic()
+        for conn in list(self.connections):
+            if not conn.hello and not conn.closing and now - conn.opened > HELLO_SECONDS:
+                conn.finish("say hello within 10 seconds of connecting")
+        live = {c.identity.request_id for c in self.connections
+                if c.identity is not None and c.identity.request_id and not c.closing}
+        for request in self.game.pending_requests():
+            if request.request_id in live:
+                self._orphans.pop(request.request_id, None)
+                continue
+            since = self._orphans.setdefault(request.request_id, now)
+            if now - since > ORPHAN_SECONDS and self.game.problem is None:
+                self._orphans.pop(request.request_id, None)
+                with contextlib.suppress(ProtocolError, StoreError):
+                    self.game.refuse(request.request_id)
+                    self._changed()
+
+    def requests_from(self, address: str) -> int:
+        """Seat requests waiting for the host that were made from *address*."""
+        pending = {r.request_id for r in self.game.pending_requests()}
+        return sum(1 for request_id, origin in self._request_addresses.items()
+                   if origin == address and request_id in pending)
+
     async def tick(self) -> None:
         """Deal, time out and auto-play what is due; push views when something changed."""
         game = self.game
+        self.sweep()
         if game.problem is not None or game.store is None:
             return
         async with self.lock:
@@ -448,8 +534,11 @@ class RoomManager:
     """Every table of this server, its journal and its ticker."""
 
     def __init__(self, folder: str | Path, clock: Clock, *, tick_interval: float = 0.05,
-                 max_tables: int = 500, rate: float = 20.0, burst: float = 40.0) -> None:
+                 max_tables: int = 500, rate: float = 20.0, burst: float = 40.0,
+                 max_spectators: int = 64) -> None:
         self.folder = Path(folder)
+        self.max_spectators = max_spectators
+        """Connections of one table that watch without a seat."""
         self.clock = clock
         self.tick_interval = tick_interval
         self.max_tables = max_tables
@@ -496,10 +585,11 @@ class RoomManager:
             self.journal.close()
 
     def new_connection(self, send: Callable[[str], Awaitable[None]],
-                       close: Callable[[int], Awaitable[None]]) -> Connection:
+                       close: Callable[[int], Awaitable[None]],
+                       address: str = "?") -> Connection:
         """A connection with this server's rate limits."""
-        return Connection(send, close, TokenBucket(self.rate, self.burst,
-                                                   self.clock.monotonic))
+        return Connection(send, close, TokenBucket(self.rate, self.burst, self.clock.monotonic),
+                          address=address, opened=self.clock.monotonic())
 
     def create_table(self, settings: TableSettings) -> tuple[Room, str]:
         """A new table in its lobby; returns its room and the host token.
