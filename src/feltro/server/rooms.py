@@ -59,6 +59,9 @@ MAX_REQUESTS_PER_ADDRESS = 4
 MAX_CONNECTIONS_PER_SEAT = 4
 """Devices one seat (or the host) may have open at once; the oldest goes first."""
 _LOOPBACK = frozenset({"127.0.0.1", "::1", "localhost"})
+SNAPSHOT_REUSE_SECONDS = 1.0
+"""A state asked for between two changes of the table reuses the last snapshot this young
+(its countdowns are still right to the second)."""
 ORPHAN_SECONDS = 30.0
 """A seat request whose every connection closed is withdrawn after this long."""
 FLOOD_LIMIT = 200
@@ -150,6 +153,8 @@ class Room:
         self.version = 0
         self._last_hand_flag = False
         self._bot_task: asyncio.Task[None] | None = None
+        self._latest: tuple[int, TableSnapshot, dict[str, str]] | None = None
+        """The snapshot and public texts (per language) of the current version."""
         self._orphans: dict[str, float] = {}
         """Pending request id -> when its last connection was seen gone."""
         self._request_addresses: dict[str, str] = {}
@@ -247,9 +252,10 @@ class Room:
             case p.Hello():
                 return self._hello(conn, message)
             case p.SetLang():
-                conn.lang = message.lang
                 conn.push(ack)
-                self._send_state(conn)
+                if message.lang != conn.lang:
+                    conn.lang = message.lang
+                    self._send_state(conn)
                 return False
             case p.Join():
                 refused = (conn.identity is not None and conn.identity.role == "pending"
@@ -484,6 +490,7 @@ class Room:
         texts: dict[str, str] = {}
         clock = self.manager.clock
         snap = game.snapshot(clock.monotonic(), clock.wall())
+        self._latest = (self.version, snap, texts)
         for conn in self.connections:
             if conn.hello and not conn.closing:
                 self._send_state(conn, snap, texts)
@@ -492,8 +499,17 @@ class Room:
                     texts: dict[str, str] | None = None) -> None:
         """Queue *conn*'s ``state``; *texts* caches the public part per language."""
         if snap is None:
+            # A late joiner or a language change between two changes of the table gets the
+            # snapshot (and the public texts) everyone else got: cheap however often asked.
             clock = self.manager.clock
-            snap = self.game.snapshot(clock.monotonic(), clock.wall())
+            latest = self._latest
+            if (latest is not None and latest[0] == self.version
+                    and clock.monotonic() - latest[1].mono_now < SNAPSHOT_REUSE_SECONDS):
+                _, snap, texts = latest
+            else:
+                snap = self.game.snapshot(clock.monotonic(), clock.wall())
+                texts = {}
+                self._latest = (self.version, snap, texts)
         texts = {} if texts is None else texts
         if conn.lang not in texts:
             texts[conn.lang] = dump(table_view(snap, conn.lang))
