@@ -27,7 +27,8 @@ class FileLock:
     def __init__(self, path: Path, busy: Callable[[str], str]) -> None:
         self.path = path
         try:
-            handle: IO[str] = open(path, "a+", encoding="utf-8")  # noqa: SIM115 (held open)
+            fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_APPEND, 0o600)
+            handle: IO[str] = open(fd, "a+", encoding="utf-8")  # noqa: SIM115 (held open)
         except OSError as exc:
             raise StoreError(f"cannot open the lock file {path} ({exc.strerror})") from None
         try:

@@ -19,7 +19,13 @@ import sys
 from collections.abc import Mapping
 from pathlib import Path
 
-__all__ = ["data_dir"]
+__all__ = ["data_dir", "private_file", "private_folder"]
+
+FOLDER_MODE = 0o700
+"""Data folders: only their owner may list or enter them (other users of the machine must not
+read a series log and the cards in it)."""
+FILE_MODE = 0o600
+"""Data files: only their owner may read or write them."""
 
 
 def data_dir(environ: Mapping[str, str] | None = None, platform: str | None = None) -> Path:
@@ -37,3 +43,33 @@ def data_dir(environ: Mapping[str, str] | None = None, platform: str | None = No
     if xdg and Path(xdg).is_absolute():
         return Path(xdg) / "feltro"
     return home / ".local" / "share" / "feltro"
+
+
+def private_folder(path: Path) -> Path:
+    """Create *path* (and its parents) readable by its owner alone, or make an existing one so.
+
+    Parents that already exist are left as they are (they may be shared folders); a folder
+    this user does not own is left too (the OS would refuse the change).
+    """
+    path.mkdir(mode=FOLDER_MODE, parents=True, exist_ok=True)
+    _restrict(path, FOLDER_MODE)
+    return path
+
+
+def private_file(path: Path) -> Path:
+    """Create *path* empty if missing, readable and writable by its owner alone, or make an
+    existing one so. SQLite gives its ``-wal`` and ``-shm`` files the database's mode."""
+    fd = os.open(path, os.O_CREAT | os.O_WRONLY | getattr(os, "O_CLOEXEC", 0), FILE_MODE)
+    os.close(fd)
+    _restrict(path, FILE_MODE)
+    return path
+
+
+def _restrict(path: Path, mode: int) -> None:
+    if sys.platform == "win32":  # pragma: no cover - NTFS permissions work otherwise
+        return
+    try:
+        if path.stat().st_mode & 0o777 != mode:
+            path.chmod(mode)
+    except OSError:
+        pass  # not ours to change; reading and writing it will say what is wrong

@@ -55,6 +55,7 @@ from feltro.filelock import FileLock
 from feltro.hand import Hand
 from feltro.history.phh import HandRecord
 from feltro.history.record import seated_record
+from feltro.paths import private_file
 from feltro.series import Series, SeriesConfig
 
 __all__ = [
@@ -117,6 +118,7 @@ def _writer_lock(log_path: Path) -> FileLock:
 
 
 def _connect(path: Path) -> sqlite3.Connection:
+    private_file(path)  # the log holds the deck's seed: its owner alone may read it
     connection = sqlite3.connect(path, isolation_level=None)
     connection.execute("PRAGMA journal_mode=WAL")
     connection.execute("PRAGMA synchronous=FULL")

@@ -70,6 +70,7 @@ def harness_at(data_dir: Path, clock: FakeClock | None = None,
     # The fake clock stands still, so per-connection rate limits would never refill during a
     # long scripted game: tests get a huge burst unless they test the limits themselves.
     options.setdefault("burst", 1_000_000.0)
+    options.setdefault("request_burst", 1_000_000.0)
     config = ServerConfig(data_dir=data_dir, clock=clock, tick_interval=0.005, **options)
     app = create_app(config)
     with TestClient(app) as client:

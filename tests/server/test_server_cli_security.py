@@ -162,3 +162,15 @@ def test_qr_code_is_a_standalone_svg_document() -> None:
     svg = qr_svg("http://127.0.0.1:8000/join/abc").decode()
     assert svg.startswith("<svg")
     assert 'xmlns="http://www.w3.org/2000/svg"' in svg
+
+
+def test_serve_answers_only_to_its_printed_address_and_named_hosts(
+        monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    application, _kwargs, _output = _serve(monkeypatch, ["--lan", "--data", str(tmp_path),
+                                                         "--host-name", "Game.Example.org:443"])
+    config: ServerConfig = application.state.config
+    assert config.allowed_hosts == frozenset({"192.168.1.20", "game.example.org", "localhost",
+                                              "127.0.0.1", "::1"})
+    application, _kwargs, _output = _serve(monkeypatch, ["--data", str(tmp_path / "b")])
+    assert application.state.config.allowed_hosts == frozenset({"localhost", "127.0.0.1",
+                                                                "::1"})

@@ -253,7 +253,8 @@ def test_create_table_validation(harness: Harness) -> None:
         response = client.post("/api/tables", json=body)
         assert response.status_code == 422, body
         assert "error" in response.json()
-    assert client.post("/api/tables", content=b"{" * 5000).status_code == 413
+    assert client.post("/api/tables", content=b"{" * 5000,
+                       headers={"content-type": "application/json"}).status_code == 413
 
 
 def test_chips_history_after_hands(harness: Harness) -> None:

@@ -12,14 +12,17 @@ from __future__ import annotations
 import contextlib
 import gc
 import logging
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator
 
-from fastapi import FastAPI, HTTPException, Request
-from fastapi.responses import JSONResponse, Response
+from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse
 from fastapi.staticfiles import StaticFiles
+from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from feltro import __version__
 from feltro.server.config import STATIC, ServerConfig
+from feltro.server.guard import Guard, GuardSettings
 from feltro.server.rooms import RoomManager
 from feltro.server.routes import api, pages, serve_state, ws
 from feltro.server.security import install_log_redaction
@@ -32,7 +35,9 @@ log = logging.getLogger("feltro.server")
 def create_app(config: ServerConfig) -> FastAPI:
     """The feltro server application (see the module docstring)."""
     manager = RoomManager(config.data_dir, config.clock, tick_interval=config.tick_interval,
-                          max_tables=config.max_tables, rate=config.rate, burst=config.burst)
+                          max_tables=config.max_tables, rate=config.rate, burst=config.burst,
+                          max_spectators=config.max_connections_per_table,
+                          lifecycle=config.lifecycle)
     app = FastAPI(title="feltro", version=__version__, lifespan=_lifespan, docs_url=None,
                   redoc_url=None, openapi_url=None)
     serve_state(app, config, manager)
@@ -41,8 +46,12 @@ def create_app(config: ServerConfig) -> FastAPI:
     app.include_router(pages.router)
     if config.static_dir.is_dir():
         app.mount("/static", StaticFiles(directory=config.static_dir), name="static")
-    app.middleware("http")(_security_headers)
-    app.add_exception_handler(HTTPException, _http_error)  # type: ignore[arg-type]
+    app.add_middleware(Guard, settings=GuardSettings(
+        allowed_hosts=config.allowed_hosts, max_body_bytes=config.max_body_bytes,
+        requests_per_second=config.requests_per_second, request_burst=config.request_burst,
+        allowed_origins=config.allowed_origins), now=config.clock.monotonic)
+    app.add_exception_handler(StarletteHTTPException, _http_error)  # type: ignore[arg-type]
+    app.add_exception_handler(RequestValidationError, _invalid_request)  # type: ignore[arg-type]
     return app
 
 
@@ -65,17 +74,17 @@ async def _lifespan(app: FastAPI) -> AsyncIterator[None]:
         await manager.stop()
 
 
-async def _security_headers(request: Request,
-                            call_next: Callable[[Request], Awaitable[Response]]) -> Response:
-    response = await call_next(request)
-    response.headers.setdefault("X-Content-Type-Options", "nosniff")
-    response.headers.setdefault("X-Frame-Options", "DENY")
-    response.headers.setdefault("Referrer-Policy", "no-referrer")
-    return response
+async def _http_error(request: Request, exc: StarletteHTTPException) -> JSONResponse:
+    """Every HTTP error as ``{"error": ...}`` (routing's 404 and 405 included)."""
+    return JSONResponse({"error": exc.detail}, status_code=exc.status_code, headers=exc.headers)
 
 
-async def _http_error(request: Request, exc: HTTPException) -> JSONResponse:
-    return JSONResponse({"error": exc.detail}, status_code=exc.status_code)
+async def _invalid_request(request: Request, exc: RequestValidationError) -> JSONResponse:
+    """A body FastAPI could not validate, as one ``{"error": "where: what"}``."""
+    errors = exc.errors()
+    first = errors[0] if errors else {"loc": (), "msg": "invalid request"}
+    where = ".".join(str(part) for part in first.get("loc", ())[1:]) or "body"
+    return JSONResponse({"error": f"{where}: {first.get('msg', 'invalid')}"}, status_code=422)
 
 
 def _warm_up() -> None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from feltro.server.archive import Lifecycle
 from feltro.server.clock import Clock, SystemClock
 
 __all__ = ["STATIC", "ServerConfig"]
@@ -28,10 +29,22 @@ class ServerConfig:
     tick_interval: float = 0.05
     max_tables: int = 500
     max_connections_per_table: int = 64
-    """Websockets one table accepts at once (phones, second devices, screens)."""
+    """Spectators one table accepts at once (screens, onlookers). Players and the host always
+    get in with their token (a few devices each); strangers who have not said hello are
+    bounded apart (:mod:`feltro.server.rooms`)."""
     rate: float = 20.0
     """Messages a second per websocket, on average."""
     burst: float = 40.0
     create_per_minute: float = 10.0
     """Tables one client address may create per minute (the server's own machine: any)."""
     static_dir: Path = STATIC
+    lifecycle: Lifecycle = field(default_factory=Lifecycle)
+    """When finished, abandoned and unused tables leave memory (:mod:`feltro.server.archive`)."""
+    allowed_hosts: frozenset[str] | None = None
+    """Host names this server answers to (:mod:`feltro.server.guard`); ``None``: any."""
+    max_body_bytes: int = 16 * 1024
+    """The largest HTTP request body read."""
+    requests_per_second: float = 20.0
+    """HTTP requests per client address, on average."""
+    request_burst: float = 120.0
+    """HTTP requests an address may send at once (a page loads its files together)."""

@@ -92,7 +92,7 @@ class TableGame:
         self.turn_grace = False
         self.next_deal_at: float | None = None
         self._bot_pending: tuple[int, int] | None = None
-        self._recent: dict[int, OrderedDict[str, None]] = {}
+        self._recent: dict[int, OrderedDict[str, tuple[int, int]]] = {}
         self._hand_log: HandLog | None = None
 
     # --- creation and restart -------------------------------------------------------------
@@ -420,6 +420,11 @@ class TableGame:
         if len(self.pending_requests()) >= MAX_PENDING_REQUESTS:
             raise ProtocolError(ErrorCode.TOO_MANY_REQUESTS, "too many requests are waiting "
                                 "for the host")
+        wanted = name.strip().casefold()
+        taken = [s.name for s in self.seats.values()] + [r.name for r in self.pending_requests()]
+        if any(other.casefold() == wanted for other in taken):
+            raise ProtocolError(ErrorCode.INVALID, f"the name {name.strip()!r} is already at "
+                                "this table; choose another")
         token = new_token()
         request_id = new_id(6)
         self._log("requested", {"request_id": request_id, "name": name.strip(),
@@ -616,7 +621,12 @@ class TableGame:
         """
         recent = self._recent.setdefault(seat, OrderedDict())
         if action_id in recent:
-            return False
+            if recent[action_id] == (hand_no, turn):
+                return False  # the same decision sent again (a retry after a reconnect)
+            used_hand, used_turn = recent[action_id]
+            raise ProtocolError(ErrorCode.INVALID, f"action id {action_id!r} was already used "
+                                f"for hand {used_hand} turn {used_turn}; send each decision "
+                                "with a new id")
         self._require_play()
         store = self._store()
         series = store.series
@@ -639,7 +649,7 @@ class TableGame:
             refusal = seat_refusal(exc.refusal, order)
             raise ProtocolError(error_code(refusal), refusal_words(refusal),
                                 refusal=refusal) from None
-        recent[action_id] = None
+        recent[action_id] = (hand_no, turn)
         if len(recent) > _RECENT_IDS:
             recent.popitem(last=False)
         self._note_own_decision(seat, hand_no, now)

@@ -23,6 +23,7 @@ from typing import Any
 
 from feltro.errors import StoreError
 from feltro.filelock import FileLock
+from feltro.paths import private_file, private_folder
 
 __all__ = ["FORMAT", "Journal", "JournalRecord"]
 
@@ -61,7 +62,7 @@ class Journal:
 
     def __init__(self, folder: str | Path) -> None:
         self.folder = Path(folder)
-        self.folder.mkdir(parents=True, exist_ok=True)
+        private_folder(self.folder)
         self.path = self.folder / "server.sqlite"
         self._lock = FileLock(
             self.folder / "server.sqlite.lock",
@@ -69,6 +70,7 @@ class Journal:
                             f"data folder; stop it or choose another --data"),
         )
         try:
+            private_file(self.path)
             self._db: sqlite3.Connection | None = sqlite3.connect(self.path,
                                                                   isolation_level=None)
             self._db.execute("PRAGMA journal_mode=WAL")

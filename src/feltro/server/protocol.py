@@ -13,6 +13,7 @@ against these models.
 from __future__ import annotations
 
 import json
+import unicodedata
 from enum import StrEnum
 from typing import Annotated, Any, Final, Literal
 
@@ -31,6 +32,7 @@ from feltro.errors import Refusal
 from feltro.i18n import LANGUAGES
 
 __all__ = [
+    "MAX_JSON_DEPTH",
     "MAX_MESSAGE_BYTES",
     "PROTOCOL_VERSION",
     "ClientMessage",
@@ -38,7 +40,10 @@ __all__ = [
     "ErrorCode",
     "ProtocolError",
     "ServerMessage",
+    "clean_name",
     "error_frame",
+    "frame_bytes",
+    "json_depth",
     "parse_client_message",
 ]
 
@@ -46,6 +51,8 @@ PROTOCOL_VERSION: Final = 1
 """Sent in ``welcome`` and required in ``hello``; bumped on any incompatible change."""
 
 MAX_MESSAGE_BYTES: Final = 4096
+MAX_JSON_DEPTH: Final = 8
+"""The deepest nesting a client message may have (the protocol's own messages use 2)."""
 """Client messages longer than this are refused (``too_large``) without being parsed."""
 
 
@@ -58,7 +65,26 @@ def _known_language(code: str) -> str:
 Lang = Annotated[str, AfterValidator(_known_language)]
 """A language of :data:`feltro.i18n.LANGUAGES` (the one list of them)."""
 Seat = Annotated[int, Field(ge=1, le=10)]
-Name = Annotated[str, Field(min_length=1, max_length=24, pattern=r"^[^\x00-\x1f\x7f]+$")]
+def clean_name(value: str) -> str:
+    """A player's or table's name as shown to everyone: NFC, single spaces, no control,
+    formatting (bidi overrides, zero-width) or private-use characters, and some visible text.
+
+    :raises ValueError: naming what is wrong (pydantic turns it into an ``invalid`` error).
+    """
+    text = unicodedata.normalize("NFC", value)
+    for char in text:
+        if unicodedata.category(char) in _HIDDEN_CATEGORIES:
+            raise ValueError(f"names cannot hold the invisible or control character "
+                             f"U+{ord(char):04X}")
+    text = " ".join(text.split())
+    if not text:
+        raise ValueError("a name needs at least one visible character")
+    return text
+
+
+_HIDDEN_CATEGORIES: Final = frozenset({"Cc", "Cf", "Co", "Cs", "Cn", "Zl", "Zp"})
+
+Name = Annotated[str, Field(min_length=1, max_length=24), AfterValidator(clean_name)]
 Ident = Annotated[str, Field(min_length=1, max_length=64, pattern=r"^[A-Za-z0-9_.:-]+$")]
 Token = Annotated[str, Field(min_length=16, max_length=128)]
 Chips = Annotated[int, Field(ge=1, le=1_000_000_000)]
@@ -320,12 +346,15 @@ def parse_client_message(text: str | bytes) -> BaseModel:
 
     :raises ProtocolError: ``too_large``, ``bad_json``, ``unknown_type`` or ``invalid``.
     """
-    if len(text) > MAX_MESSAGE_BYTES:
+    if frame_bytes(text) > MAX_MESSAGE_BYTES:
         raise ProtocolError(ErrorCode.TOO_LARGE,
                             f"messages are limited to {MAX_MESSAGE_BYTES} bytes")
+    if json_depth(text) > MAX_JSON_DEPTH:
+        raise ProtocolError(ErrorCode.BAD_JSON,
+                            f"messages nest at most {MAX_JSON_DEPTH} levels deep")
     try:
         data = json.loads(text)
-    except (ValueError, UnicodeDecodeError):
+    except (ValueError, UnicodeDecodeError, RecursionError):
         raise ProtocolError(ErrorCode.BAD_JSON, "not JSON") from None
     if not isinstance(data, dict):
         raise ProtocolError(ErrorCode.BAD_JSON, "a message is a JSON object")
@@ -340,6 +369,42 @@ def parse_client_message(text: str | bytes) -> BaseModel:
         where = ".".join(str(part) for part in first["loc"][1:]) or kind
         raise ProtocolError(ErrorCode.INVALID, f"{kind}: {where}: {first['msg']}") from None
     return message
+
+
+def frame_bytes(text: str | bytes) -> int:
+    """The size of a frame in bytes (UTF-8), as the limit counts it, not in characters."""
+    if isinstance(text, bytes) or len(text) * 4 <= MAX_MESSAGE_BYTES or text.isascii():
+        return len(text)
+    return len(text.encode("utf-8", "surrogatepass"))
+
+
+def json_depth(text: str | bytes) -> int:
+    """How deeply the JSON text nests arrays and objects (brackets inside strings ignored).
+
+    Read before parsing: ``json.loads`` recurses once per level and a 4 KiB frame of ``[``
+    would otherwise end in a RecursionError. Frames with few brackets skip the scan.
+    """
+    raw = text.encode("utf-8", "surrogatepass") if isinstance(text, str) else text
+    if raw.count(b"[") + raw.count(b"{") <= MAX_JSON_DEPTH:
+        return raw.count(b"[") + raw.count(b"{")
+    depth = deepest = 0
+    in_string = escaped = False
+    for byte in raw:
+        if in_string:
+            if escaped:
+                escaped = False
+            elif byte == 0x5C:  # backslash
+                escaped = True
+            elif byte == 0x22:  # quote
+                in_string = False
+        elif byte == 0x22:
+            in_string = True
+        elif byte in (0x5B, 0x7B):  # [ {
+            depth += 1
+            deepest = max(deepest, depth)
+        elif byte in (0x5D, 0x7D):  # ] }
+            depth -= 1
+    return deepest
 
 
 def error_frame(code: ErrorCode, reason: str, *, ref: str | None = None,
@@ -458,9 +523,13 @@ class PongOut(_Out):
 class ByeOut(_Out):
     type: Literal["bye"]
     reason: str
-    code: Literal["revoked", "behind", "flooding", "stopping"]
+    code: Literal["revoked", "behind", "flooding", "stopping", "replaced", "crowded",
+                  "hello_timeout"]
     """Why, for programs: ``revoked`` (the token is no longer valid here), ``behind`` (too far
-    behind), ``flooding``, ``stopping`` (the server is stopping; reconnect)."""
+    behind), ``flooding``, ``stopping`` (the server is stopping; reconnect), ``replaced`` (the
+    same seat was opened on more devices than allowed: do not reconnect by yourself),
+    ``crowded`` (too many connections had not said hello; reconnect), ``hello_timeout`` (no
+    ``hello`` in time)."""
 
 
 class SeatOut(_Out):

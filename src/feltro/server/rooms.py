@@ -17,7 +17,7 @@ import asyncio
 import contextlib
 import json
 import logging
-from collections import defaultdict, deque
+from collections import OrderedDict, defaultdict, deque
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -28,7 +28,9 @@ from pydantic import BaseModel
 from feltro.actions import Action
 from feltro.bots import checked_action
 from feltro.errors import StoreError
+from feltro.paths import private_folder
 from feltro.server import protocol as p
+from feltro.server.archive import MAX_ARCHIVED, ArchivedTable, Lifecycle
 from feltro.server.clock import Clock, epoch_ms
 from feltro.server.game import TableGame
 from feltro.server.journal import Journal, JournalRecord
@@ -36,7 +38,14 @@ from feltro.server.model import BotTurn, Identity, TableSettings, parse_action
 from feltro.server.protocol import ErrorCode, ProtocolError, error_frame
 from feltro.server.security import TokenBucket, hash_token, new_id
 from feltro.server.snapshot import TableSnapshot
-from feltro.server.views import dump, state_frame, table_view, you_view
+from feltro.server.views import (
+    chips_view,
+    dump,
+    state_frame,
+    summary_view,
+    table_view,
+    you_view,
+)
 
 __all__ = ["Connection", "Room", "RoomManager"]
 
@@ -44,6 +53,28 @@ log = logging.getLogger("feltro.server")
 
 MAX_QUEUED = 256
 """A connection this far behind (not counting collapsed states) is closed."""
+SEND_TIMEOUT = 10.0
+"""Seconds one frame may take to leave: a client that stops reading is dropped after this."""
+HELLO_SECONDS = 10.0
+"""A connection that has not said ``hello`` this long after opening is closed."""
+MAX_UNIDENTIFIED = 16
+"""Connections of one table that have not said ``hello`` yet; past it the oldest is dropped,
+so strangers cannot keep a player from reaching their seat."""
+MAX_UNIDENTIFIED_PER_ADDRESS = 4
+"""Connections of one table, from one address, that have not said ``hello`` yet."""
+MAX_REQUESTS_PER_ADDRESS = 4
+"""Seat requests waiting for the host that came from one address."""
+MAX_CONNECTIONS_PER_SEAT = 4
+"""Devices one seat (or the host) may have open at once; the oldest goes first."""
+_LOOPBACK = frozenset({"127.0.0.1", "::1", "localhost"})
+EXPIRY_INTERVAL = 5.0
+"""Seconds between two looks at which tables should leave memory."""
+_ENDINGS = frozenset({"archived", "expired"})
+SNAPSHOT_REUSE_SECONDS = 1.0
+"""A state asked for between two changes of the table reuses the last snapshot this young
+(its countdowns are still right to the second)."""
+ORPHAN_SECONDS = 30.0
+"""A seat request whose every connection closed is withdrawn after this long."""
 FLOOD_LIMIT = 200
 """A connection whose messages were refused this many times is closed."""
 
@@ -67,6 +98,10 @@ class Connection:
     hello: bool = False
     seen_status: str | None = None
     closing: bool = False
+    address: str = "?"
+    """The client's address (per-address budgets)."""
+    opened: float = 0.0
+    """When it opened (monotonic seconds): the ``hello`` deadline counts from here."""
     observe: Callable[[str], None] | None = None
     """Tests: sees every frame queued for this connection."""
     _queue: deque[tuple[bool, str]] = field(default_factory=deque)
@@ -108,13 +143,14 @@ class Connection:
                 self._wake.clear()
                 while self._queue:
                     _, text = self._queue.popleft()
-                    await self.send(text)
+                    await asyncio.wait_for(self.send(text), SEND_TIMEOUT)
                 if self.closing:
                     await self.close(1000)
                     return
-        except Exception as exc:  # the socket went away; the reader notices too
+        except Exception as exc:  # the socket went away, or the client stopped reading
             log.debug("connection writer stopped: %r", exc)
             self.closing = True
+            self._queue.clear()
 
 
 class Room:
@@ -128,8 +164,37 @@ class Room:
         self.version = 0
         self._last_hand_flag = False
         self._bot_task: asyncio.Task[None] | None = None
+        now = manager.clock.monotonic()
+        self.idle_since: float | None = now
+        """When its last connection closed (``None`` while someone is connected)."""
+        self.over_since: float | None = None
+        """When its series was first seen over."""
+        self._latest: tuple[int, TableSnapshot, dict[str, str]] | None = None
+        """The snapshot and public texts (per language) of the current version."""
+        self._orphans: dict[str, float] = {}
+        """Pending request id -> when its last connection was seen gone."""
+        self._request_addresses: dict[str, str] = {}
+        """Request id -> the address it came from (per-address request budget)."""
 
     # --- connections --------------------------------------------------------------------------
+
+    def admit(self, address: str) -> str | None:
+        """Whether one more websocket from *address* may open: ``None``, or why not.
+
+        Budgets bound what strangers can hold (connections that have not said ``hello``, per
+        table and per address); when the table's budget is full the oldest of them makes room,
+        so a player with a seat token always gets through.
+        """
+        waiting = [c for c in self.connections if not c.hello and not c.closing]
+        # Behind a tunnel or a proxy every client has the proxy's (loopback) address, so the
+        # per-address budget would lock friends out: there, only the table's budget holds.
+        if address not in _LOOPBACK and sum(
+                1 for c in waiting if c.address == address) >= MAX_UNIDENTIFIED_PER_ADDRESS:
+            return "too many connections from your address are waiting; say hello first"
+        if len(waiting) >= MAX_UNIDENTIFIED:
+            min(waiting, key=lambda c: c.opened).finish("crowded", "making room for a newer "
+                                                        "connection; say hello sooner")
+        return None
 
     def attach(self, conn: Connection) -> None:
         """A new websocket (not identified yet: it sees nothing before ``hello``)."""
@@ -137,12 +202,15 @@ class Room:
         if observer is not None:
             conn.observe = lambda text: observer(conn, text, self.game)
         self.connections.add(conn)
+        self.idle_since = None
 
     async def detach(self, conn: Connection) -> None:
         """A websocket closed."""
         self.connections.discard(conn)
         conn.closing = True
         conn._wake.set()
+        if not self.connections:
+            self.idle_since = self.manager.clock.monotonic()
         if conn.seat is not None:
             async with self.lock:
                 self._count_connections(conn.seat)
@@ -157,7 +225,8 @@ class Room:
     async def receive(self, conn: Connection, text: str | bytes) -> None:
         """Handle one frame from *conn*; every outcome is queued for it (``ack``, ``error``...)."""
         if not conn.bucket.take():
-            conn.push(error_frame(ErrorCode.RATE_LIMITED, "too many messages; slow down"))
+            conn.push(error_frame(ErrorCode.RATE_LIMITED, "too many messages; slow down",
+                                  ref=_guess_ref(text)))
             if conn.bucket.refused >= FLOOD_LIMIT:
                 conn.finish("flooding", "flooding")
             return
@@ -203,9 +272,10 @@ class Room:
             case p.Hello():
                 return self._hello(conn, message)
             case p.SetLang():
-                conn.lang = message.lang
                 conn.push(ack)
-                self._send_state(conn)
+                if message.lang != conn.lang:
+                    conn.lang = message.lang
+                    self._send_state(conn)
                 return False
             case p.Join():
                 refused = (conn.identity is not None and conn.identity.role == "pending"
@@ -214,7 +284,12 @@ class Room:
                     raise ProtocolError(ErrorCode.TOO_MANY_REQUESTS, "this connection already "
                                         "has a seat or a request")
                 by_host = game.is_host(conn.identity)
+                if (not by_host and conn.address not in _LOOPBACK
+                        and self.requests_from(conn.address) >= MAX_REQUESTS_PER_ADDRESS):
+                    raise ProtocolError(ErrorCode.TOO_MANY_REQUESTS, "too many seat requests "
+                                        "from your address are waiting for the host")
                 request, token = game.join(message.name, message.seat, by_host=by_host)
+                self._request_addresses[request.request_id] = conn.address
                 if not by_host:
                     conn.identity = game.identify_hash(hash_token(token))
                     conn.token_hash = hash_token(token)
@@ -253,6 +328,18 @@ class Room:
                 raise ProtocolError(ErrorCode.BAD_TOKEN, f"that is not a {message.role} token "
                                     f"of this table")
             conn.token_hash = hash_token(message.token)
+        if identity is None:
+            watching = sum(1 for c in self.connections
+                           if c.hello and c.identity is None and not c.closing)
+            if watching >= self.manager.max_spectators:
+                raise ProtocolError(ErrorCode.RATE_LIMITED, "too many people are watching "
+                                    "this table")
+        else:
+            same = sorted((c for c in self.connections if c.hello and not c.closing
+                           and c.token_hash == hash_token(message.token or "")),
+                          key=lambda c: c.opened)
+            for old in same[:max(0, len(same) - MAX_CONNECTIONS_PER_SEAT + 1)]:
+                old.finish("replaced", "this seat was opened on another device")
         conn.identity, conn.lang, conn.hello = identity, message.lang, True
         if identity is not None and identity.role == "pending" and identity.request_id:
             conn.seen_status = self.game.requests[identity.request_id].status
@@ -308,11 +395,49 @@ class Room:
 
     # --- time ---------------------------------------------------------------------------------
 
+    def sweep(self) -> None:
+        """Close connections that never said ``hello``; withdraw seat requests whose every
+        connection is gone (after :data:`ORPHAN_SECONDS`, so a phone that blinks keeps it)."""
+        now = self.manager.clock.monotonic()
+        for conn in list(self.connections):
+            if not conn.hello and not conn.closing and now - conn.opened > HELLO_SECONDS:
+                conn.finish("hello_timeout", "say hello within 10 seconds of connecting")
+        live = {c.identity.request_id for c in self.connections
+                if c.identity is not None and c.identity.request_id and not c.closing}
+        for request in self.game.pending_requests():
+            if request.request_id in live:
+                self._orphans.pop(request.request_id, None)
+                continue
+            since = self._orphans.setdefault(request.request_id, now)
+            if now - since > ORPHAN_SECONDS and self.game.problem is None:
+                self._orphans.pop(request.request_id, None)
+                with contextlib.suppress(ProtocolError, StoreError):
+                    self.game.refuse(request.request_id)
+                    self._changed()
+
+    def archived(self) -> ArchivedTable:
+        """What remains of this table once it leaves memory."""
+        game = self.game
+        snap = game.snapshot()
+        summary = summary_view(snap, game.created_at)
+        summary["status"] = "archived"
+        seats = {s.token_hash: s.seat for s in game.seats.values() if s.token_hash is not None}
+        return ArchivedTable(game.table_id, summary, chips_view(snap), seats, game.series_file)
+
+    def requests_from(self, address: str) -> int:
+        """Seat requests waiting for the host that were made from *address*."""
+        pending = {r.request_id for r in self.game.pending_requests()}
+        return sum(1 for request_id, origin in self._request_addresses.items()
+                   if origin == address and request_id in pending)
+
     async def tick(self) -> None:
         """Deal, time out and auto-play what is due; push views when something changed."""
         game = self.game
+        self.sweep()
         if game.problem is not None or game.store is None:
             return
+        if self.over_since is None and game.is_over:
+            self.over_since = self.manager.clock.monotonic()
         async with self.lock:
             try:
                 changed = game.tick(self.manager.clock.monotonic())
@@ -393,6 +518,7 @@ class Room:
         texts: dict[str, str] = {}
         clock = self.manager.clock
         snap = game.snapshot(clock.monotonic(), clock.wall())
+        self._latest = (self.version, snap, texts)
         for conn in self.connections:
             if conn.hello and not conn.closing:
                 self._send_state(conn, snap, texts)
@@ -401,8 +527,17 @@ class Room:
                     texts: dict[str, str] | None = None) -> None:
         """Queue *conn*'s ``state``; *texts* caches the public part per language."""
         if snap is None:
+            # A late joiner or a language change between two changes of the table gets the
+            # snapshot (and the public texts) everyone else got: cheap however often asked.
             clock = self.manager.clock
-            snap = self.game.snapshot(clock.monotonic(), clock.wall())
+            latest = self._latest
+            if (latest is not None and latest[0] == self.version
+                    and clock.monotonic() - latest[1].mono_now < SNAPSHOT_REUSE_SECONDS):
+                _, snap, texts = latest
+            else:
+                snap = self.game.snapshot(clock.monotonic(), clock.wall())
+                texts = {}
+                self._latest = (self.version, snap, texts)
         texts = {} if texts is None else texts
         if conn.lang not in texts:
             texts[conn.lang] = dump(table_view(snap, conn.lang))
@@ -427,11 +562,11 @@ class Room:
 
 def _guess_ref(text: str | bytes) -> str | None:
     """The ``id`` of a refused message, when one can be read, to echo as ``ref``."""
-    if len(text) > p.MAX_MESSAGE_BYTES:
+    if p.frame_bytes(text) > p.MAX_MESSAGE_BYTES or p.json_depth(text) > p.MAX_JSON_DEPTH:
         return None
     try:
         data = json.loads(text)
-    except (ValueError, UnicodeDecodeError):
+    except (ValueError, UnicodeDecodeError, RecursionError):
         return None
     ref = data.get("id") if isinstance(data, dict) else None
     if isinstance(ref, str) and 0 < len(ref) <= 64 and ref.isprintable():
@@ -443,14 +578,21 @@ class RoomManager:
     """Every table of this server, its journal and its ticker."""
 
     def __init__(self, folder: str | Path, clock: Clock, *, tick_interval: float = 0.05,
-                 max_tables: int = 500, rate: float = 20.0, burst: float = 40.0) -> None:
+                 max_tables: int = 500, rate: float = 20.0, burst: float = 40.0,
+                 max_spectators: int = 64, lifecycle: Lifecycle | None = None) -> None:
         self.folder = Path(folder)
+        self.max_spectators = max_spectators
+        """Connections of one table that watch without a seat."""
         self.clock = clock
         self.tick_interval = tick_interval
         self.max_tables = max_tables
         self.rate, self.burst = rate, burst
         self.boot = new_id(6)
         self.rooms: dict[str, Room] = {}
+        self.archive: OrderedDict[str, ArchivedTable] = OrderedDict()
+        """Tables that left memory, oldest first (:mod:`feltro.server.archive`)."""
+        self.lifecycle = lifecycle or Lifecycle()
+        self._next_expiry = 0.0
         self.journal: Journal | None = None
         self.frame_observer: FrameObserver | None = None
         """Tests: called with every frame queued for a connection, with the game it came from."""
@@ -460,11 +602,15 @@ class RoomManager:
         """Open the journal, resume every table, start the ticker."""
         self.journal = Journal(self.folder)
         tables_folder = self.folder / "tables"
-        tables_folder.mkdir(exist_ok=True)
+        private_folder(tables_folder)
         grouped: dict[str, list[JournalRecord]] = defaultdict(list)
         for record in self.journal.records():
             grouped[record.table_id].append(record)
         for table_id, records in grouped.items():
+            ending = next((r for r in reversed(records) if r.kind in _ENDINGS), None)
+            if ending is not None:
+                self._restore_ending(table_id, ending)
+                continue
             try:
                 game = TableGame.restore(table_id, records, self.journal, tables_folder,
                                          self.clock)
@@ -475,6 +621,55 @@ class RoomManager:
                 log.error("table %s is broken: %s", table_id, game.problem)
             self.rooms[table_id] = Room(game, self)
         self._ticker = asyncio.get_running_loop().create_task(self._tick_forever())
+
+    def _restore_ending(self, table_id: str, record: JournalRecord) -> None:
+        if record.kind != "archived":
+            return  # an expired lobby: nothing to keep
+        try:
+            self._remember(ArchivedTable.from_record(table_id, record.body))
+        except (KeyError, TypeError, ValueError) as exc:
+            log.error("archived table %s cannot be read: %s", table_id, exc)
+
+    def _remember(self, table: ArchivedTable) -> None:
+        self.archive[table.table_id] = table
+        self.archive.move_to_end(table.table_id)
+        while len(self.archive) > MAX_ARCHIVED:
+            self.archive.popitem(last=False)
+
+    def live_tables(self) -> int:
+        """Tables in their lobby or being played (what the table limit counts)."""
+        return sum(1 for room in self.rooms.values() if room.game.status not in ("over",))
+
+    async def expire(self) -> None:
+        """Archive tables that are over or abandoned, drop lobbies nobody uses
+        (:class:`~feltro.server.archive.Lifecycle`)."""
+        now = self.clock.monotonic()
+        for table_id, room in list(self.rooms.items()):
+            game = room.game
+            status = game.status
+            fate = self.lifecycle.fate(
+                status=status,
+                over_for=None if room.over_since is None else now - room.over_since,
+                idle_for=None if room.idle_since is None else now - room.idle_since)
+            if fate == "keep" or self.journal is None:
+                continue
+            at = self.clock.wall().isoformat()
+            try:
+                if fate == "archive":
+                    table = room.archived()
+                    self.journal.append(table_id, "archived", table.to_record(), at)
+                    self._remember(table)
+                else:
+                    self.journal.append(table_id, "expired", {}, at)
+            except StoreError as exc:
+                log.error("table %s cannot be archived yet: %s", table_id, exc)
+                continue
+            await room.close_all()
+            if room._bot_task is not None:
+                room._bot_task.cancel()
+            game.close()
+            del self.rooms[table_id]
+            log.info("table %s %s", table_id, "archived" if fate == "archive" else "expired")
 
     async def stop(self) -> None:
         """Stop the ticker, say goodbye, close every log."""
@@ -491,10 +686,11 @@ class RoomManager:
             self.journal.close()
 
     def new_connection(self, send: Callable[[str], Awaitable[None]],
-                       close: Callable[[int], Awaitable[None]]) -> Connection:
+                       close: Callable[[int], Awaitable[None]],
+                       address: str = "?") -> Connection:
         """A connection with this server's rate limits."""
-        return Connection(send, close, TokenBucket(self.rate, self.burst,
-                                                   self.clock.monotonic))
+        return Connection(send, close, TokenBucket(self.rate, self.burst, self.clock.monotonic),
+                          address=address, opened=self.clock.monotonic())
 
     def create_table(self, settings: TableSettings) -> tuple[Room, str]:
         """A new table in its lobby; returns its room and the host token.
@@ -503,7 +699,7 @@ class RoomManager:
         """
         if self.journal is None:
             raise RuntimeError("the room manager is not started")
-        if len(self.rooms) >= self.max_tables:
+        if self.live_tables() >= self.max_tables:
             raise ProtocolError(ErrorCode.NOT_NOW, "this server holds too many tables")
         game, token = TableGame.create(settings, self.journal, self.folder / "tables",
                                        self.clock)
@@ -512,9 +708,13 @@ class RoomManager:
         return room, token
 
     async def tick_all(self) -> None:
-        """One tick of every room."""
+        """One tick of every room; now and then, the tables' lifecycle."""
         for room in list(self.rooms.values()):
             await room.tick()
+        now = self.clock.monotonic()
+        if now >= self._next_expiry:
+            self._next_expiry = now + EXPIRY_INTERVAL
+            await self.expire()
 
     async def _tick_forever(self) -> None:
         while True:

@@ -68,15 +68,19 @@ class RedactingFilter(logging.Filter):
     """A logging filter that masks token-shaped strings in the message and its arguments."""
 
     def filter(self, record: logging.LogRecord) -> bool:
-        """Rewrite *record* in place; never drops it."""
-        try:
-            message = record.getMessage()
-        except Exception:  # a broken format string: leave it to the handler
-            return True
-        cleaned = redact(message)
-        if cleaned != message or record.args:
-            record.msg = cleaned
-            record.args = ()
+        """Rewrite *record* in place; never drops it.
+
+        The message and each string argument are masked one by one, and the arguments keep
+        their shape: formatters such as uvicorn's access log read ``record.args`` by position,
+        and broke on every line when the arguments were folded into the message.
+        """
+        if isinstance(record.msg, str):
+            record.msg = redact(record.msg)
+        if isinstance(record.args, tuple):
+            record.args = tuple(redact(a) if isinstance(a, str) else a for a in record.args)
+        elif isinstance(record.args, dict):
+            record.args = {k: redact(v) if isinstance(v, str) else v
+                           for k, v in record.args.items()}
         return True
 
 
@@ -121,13 +125,17 @@ class TokenBucket:
         return False
 
 
-def origin_allowed(origin: str | None, host: str | None, allowed: Iterable[str] = ()) -> bool:
-    """Whether a websocket whose request carries *origin* may connect to *host*.
+def origin_allowed(origin: str | None, host: str | None, allowed: Iterable[str] = (), *,
+                   scheme: str | None = None) -> bool:
+    """Whether a request (a websocket, a state-changing call) carrying *origin* may reach
+    *host*.
 
     No ``Origin`` header: allowed (browsers always send one; scripts and the load test do not,
     and they cannot be tricked into using somebody's cookies or tokens). Otherwise the origin's
     host and port must equal the ``Host`` the browser connected to, or the origin must be listed
-    in *allowed* (exactly, e.g. ``"http://192.168.1.20:8000"``).
+    in *allowed* (exactly, e.g. ``"http://192.168.1.20:8000"``). With *scheme* (``http`` or
+    ``https``, how the request reached this server) the origin's scheme must be that one too:
+    an ``http://`` page must not drive an ``https://`` table.
     """
     if origin is None:
         return True
@@ -137,6 +145,8 @@ def origin_allowed(origin: str | None, host: str | None, allowed: Iterable[str] 
         return False
     parts = urlsplit(origin)
     if parts.scheme not in ("http", "https") or not parts.netloc:
+        return False
+    if scheme is not None and parts.scheme != scheme:
         return False
     return _netloc(parts.netloc, parts.scheme) == _netloc(host, parts.scheme)
 

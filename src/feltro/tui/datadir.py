@@ -21,7 +21,7 @@ from typing import Any
 
 from feltro.errors import StoreError
 from feltro.history import HandRecord, dumps, load
-from feltro.paths import data_dir
+from feltro.paths import data_dir, private_folder
 from feltro.session import Player
 
 __all__ = [
@@ -94,7 +94,7 @@ class SeriesFolder:
 
     def save_hand(self, number: int, record: HandRecord) -> Path:
         """Write hand *number* as PHH (replacing an older copy); returns the file."""
-        self.hands.mkdir(parents=True, exist_ok=True)
+        private_folder(self.hands)
         target = self.hand_file(number)
         partial = target.with_suffix(".phh.part")
         partial.write_text(dumps(record), encoding="utf-8")
@@ -119,11 +119,11 @@ def new_series_folder(root: Path, now: datetime) -> SeriesFolder:
     """A new, empty series folder under *root* named after *now* (``-2``, ``-3`` if taken)."""
     base = now.strftime("%Y%m%d-%H%M%S")
     series = root / "series"
-    series.mkdir(parents=True, exist_ok=True)
+    private_folder(series)
     for n in range(1, 1000):
         name = base if n == 1 else f"{base}-{n}"
         try:
-            (series / name).mkdir()
+            (series / name).mkdir(mode=0o700)
         except FileExistsError:
             continue
         return SeriesFolder(series / name)

@@ -14,7 +14,7 @@ import logging
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 
 from feltro.server.protocol import ErrorCode, error_frame
-from feltro.server.rooms import Connection, Room
+from feltro.server.rooms import SEND_TIMEOUT, Connection, Room
 from feltro.server.routes import config_of, manager_of
 from feltro.server.security import origin_allowed
 
@@ -29,7 +29,9 @@ router = APIRouter()
 async def websocket_endpoint(websocket: WebSocket, table_id: str) -> None:
     config = config_of(websocket)
     origin = websocket.headers.get("origin")
-    if not origin_allowed(origin, websocket.headers.get("host"), config.allowed_origins):
+    scheme = "https" if websocket.url.scheme == "wss" else "http"
+    if not origin_allowed(origin, websocket.headers.get("host"), config.allowed_origins,
+                          scheme=scheme):
         log.warning("websocket refused: origin not allowed")
         await websocket.close(code=1008)
         return
@@ -39,27 +41,39 @@ async def websocket_endpoint(websocket: WebSocket, table_id: str) -> None:
         await websocket.send_text(error_frame(ErrorCode.BAD_TOKEN, "no such table"))
         await websocket.close(code=4404)
         return
-    if len(room.connections) >= config.max_connections_per_table:
-        await websocket.send_text(error_frame(ErrorCode.RATE_LIMITED, "too many connections "
-                                              "to this table"))
+    address = websocket.client.host if websocket.client else "?"
+    refusal = room.admit(address)
+    if refusal is not None:
+        await websocket.send_text(error_frame(ErrorCode.RATE_LIMITED, refusal))
         await websocket.close(code=1013)
         return
 
     async def close(code: int) -> None:
         with contextlib.suppress(Exception):
-            await websocket.close(code=code)
+            await asyncio.wait_for(websocket.close(code=code), SEND_TIMEOUT)
 
-    conn = manager_of(websocket).new_connection(websocket.send_text, close)
+    conn = manager_of(websocket).new_connection(websocket.send_text, close, address)
     room.attach(conn)
-    writer = asyncio.get_running_loop().create_task(conn.writer())
+    loop = asyncio.get_running_loop()
+    writer = loop.create_task(conn.writer())
+    reader = loop.create_task(_read(websocket, room, conn))
     try:
-        await _read(websocket, room, conn)
+        # The writer ends when the connection closes, or when the client stopped reading (a
+        # send that cannot leave in time): then the reader, waiting on a client that may
+        # never speak again, is stopped too.
+        await asyncio.wait({reader, writer}, return_when=asyncio.FIRST_COMPLETED)
+        if writer.done() and not reader.done():
+            reader.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await reader
     finally:
         await room.detach(conn)
         with contextlib.suppress(asyncio.TimeoutError, Exception):
             await asyncio.wait_for(writer, timeout=2)
         if not writer.done():
             writer.cancel()
+        if not reader.done():
+            reader.cancel()
 
 
 async def _read(websocket: WebSocket, room: Room, conn: Connection) -> None:

@@ -94,6 +94,8 @@ export class Link {
         this.stop(msg.code === "bad_token" ? "bad_token" : msg.reason);
       } else if (msg.type === "bye" && msg.code === "revoked") {
         this.stop("bad_token");
+      } else if (msg.type === "bye" && msg.code === "replaced") {
+        this.stop("replaced"); // the seat is open on another device: reconnecting would fight it
       }
       this.onMessage(msg);
     };

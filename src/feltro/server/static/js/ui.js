@@ -461,7 +461,8 @@ export function showNet(status, detail) {
   if (!el) return;
   const key = status === "gone" ? null : `web.net.${status}`;
   let text = key ? t(key) : detail === "no_table" ? t("web.net.no_table")
-    : detail === "bad_token" ? t("web.net.bad_token") : t("web.net.gone", { reason: detail || "" });
+    : detail === "bad_token" ? t("web.net.bad_token")
+    : detail === "replaced" ? t("web.net.replaced") : t("web.net.gone", { reason: detail || "" });
   el.textContent = text;
   el.dataset.status = status;
   document.body.classList.toggle("is-offline", status !== "online");

@@ -1,0 +1,37 @@
+"""The server's data folder is readable by the host's OS user alone (0700 / 0600)."""
+
+from __future__ import annotations
+
+import os
+import stat
+import sys
+from pathlib import Path
+
+import pytest
+from srvkit import harness_at
+
+pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="POSIX permissions")
+
+
+def _mode(path: Path) -> int:
+    return stat.S_IMODE(path.stat().st_mode)
+
+
+def test_the_server_data_folder_is_owner_only(tmp_path: Path) -> None:
+    old = os.umask(0o022)
+    try:
+        with harness_at(tmp_path / "data") as h:
+            created = h.create_table()
+            host = h.phone(created["table_id"])
+            host.hello("host", created["host_token"])
+            host.send(type="add_bot", kind="station", id="b1")
+            host.send(type="add_bot", kind="station", id="b2")
+            host.send(type="start", id="go")
+            host.reply("go")
+            modes = {p: (p.is_dir(), _mode(p)) for p in [h.data_dir, *h.data_dir.rglob("*")]}
+    finally:
+        os.umask(old)
+    assert any(p.name == "server.sqlite" for p in modes)
+    assert any(p.suffix == ".sqlite" and p.parent.name == "tables" for p in modes)
+    for path, (is_dir, mode) in modes.items():
+        assert mode == (0o700 if is_dir else 0o600), path
