@@ -664,11 +664,11 @@ class RoomManager:
             except StoreError as exc:
                 log.error("table %s cannot be archived yet: %s", table_id, exc)
                 continue
+            del self.rooms[table_id]  # first: nothing reaches it while it closes
             await room.close_all()
             if room._bot_task is not None:
                 room._bot_task.cancel()
             game.close()
-            del self.rooms[table_id]
             log.info("table %s %s", table_id, "archived" if fate == "archive" else "expired")
 
     async def stop(self) -> None:
