@@ -35,6 +35,7 @@ __all__ = [
     "RULE_ID_PATTERN",
     "Rule",
     "UnknownRuleError",
+    "blocks",
     "document",
     "find_rule_ids",
     "id_ranges",
@@ -92,28 +93,44 @@ def document(lang: str = "en") -> str:
 
 
 @cache
-def rules(lang: str = "en") -> MappingProxyType[str, Rule]:
-    """Every rule of *lang*, by id, in the document's order."""
-    found: dict[str, Rule] = {}
-    current: tuple[str, str] | None = None
+def blocks(lang: str = "en") -> tuple[tuple[str | None, str], ...]:
+    """The document of *lang* cut at its headings: ``(rule id or None, Markdown)`` in order.
+
+    A rule's block runs from its ``### ID · Title`` heading to the next heading; the title,
+    the introduction and the group headings are blocks without an id.
+    """
+    out: list[tuple[str | None, str]] = []
+    current: str | None = None
     lines: list[str] = []
-
-    def close() -> None:
-        if current is not None:
-            rule_id, title = current
-            if rule_id in found:
-                raise ValueError(f"{lang}.md defines {rule_id} twice")
-            found[rule_id] = Rule(rule_id, title, rule_id[0], "\n".join(lines).strip())
-
     for line in document(lang).splitlines():
         if _HEADING.match(line):
-            close()
+            if lines and "\n".join(lines).strip():
+                out.append((current, "\n".join(lines).strip()))
             heading = _RULE_HEADING.match(line)
-            current = (heading.group(1), heading.group(2)) if heading else None
+            current = heading.group(1) if heading else None
             lines = [line]
-        elif current is not None:
+        else:
             lines.append(line)
-    close()
+    if "\n".join(lines).strip():
+        out.append((current, "\n".join(lines).strip()))
+    return tuple(out)
+
+
+@cache
+def rules(lang: str = "en") -> MappingProxyType[str, Rule]:
+    """Every rule of *lang*, by id, in the document's order.
+
+    :raises ValueError: when the document defines an id twice.
+    """
+    found: dict[str, Rule] = {}
+    for rule_id, markdown in blocks(lang):
+        if rule_id is None:
+            continue
+        if rule_id in found:
+            raise ValueError(f"{lang}.md defines {rule_id} twice")
+        heading = _RULE_HEADING.match(markdown.split("\n", 1)[0])
+        assert heading is not None
+        found[rule_id] = Rule(rule_id, heading.group(2), rule_id[0], markdown)
     return MappingProxyType(found)
 
 
