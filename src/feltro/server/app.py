@@ -54,6 +54,7 @@ from feltro.server.protocol import (
     error_frame,
 )
 from feltro.server.rooms import Room, RoomManager
+from feltro.server.rules_page import router as rules_router
 from feltro.server.security import TokenBucket, install_log_redaction, origin_allowed
 
 __all__ = ["STATIC", "ServerConfig", "create_app"]
@@ -311,6 +312,8 @@ def create_app(config: ServerConfig) -> FastAPI:
             return page_route
         app.add_api_route(f"/{kind}/{{table_id}}", make(), methods=["GET"],
                           include_in_schema=False)
+
+    app.include_router(rules_router)  # /rules, /rules/<lang>, /api/rules (rules_page.py)
 
     @app.get("/static/i18n/shared/{lang}.json", include_in_schema=False)
     async def shared_catalogue(lang: str) -> Response:
