@@ -7,7 +7,7 @@ Keyboard only. The screen is in one of a few modes:
   half pot, pot, all-in), R type an amount;
 * ``amount``: typing a bet or raise-to total; Enter checks it (a bad amount shows why and the
   prompt stays, nothing is applied), Esc cancels;
-* ``confirm_fold``: folding when checking is free asks for F again (seed 002 allows it);
+* ``confirm_fold``: folding when checking is free asks for F again (B3 allows it);
 * ``hand_over``: the result; Enter deals the next hand (or shows the end of the series);
 * ``privacy``: hot seat, waiting behind the privacy screen.
 
