@@ -101,3 +101,12 @@ def test_portuguese_documents_differ_where_the_languages_do() -> None:
     assert "tela" in document("pt-BR")
     assert "ecrã" not in document("pt-BR")
     assert rule_title("D1", "pt-PT") == rule_title("D1", "pt-BR") == "O baralho"
+
+
+def test_the_rules_ship_in_the_package() -> None:
+    import tomllib
+    from pathlib import Path
+
+    pyproject = tomllib.loads((Path(__file__).resolve().parents[1] / "pyproject.toml")
+                              .read_text("utf-8"))
+    assert "rules/*.md" in pyproject["tool"]["setuptools"]["package-data"]["feltro"]
