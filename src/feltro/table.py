@@ -12,8 +12,8 @@ How the button and the blinds move (the choices where the rules leave room are m
 * **First hand (D2, D3, D6).** The button goes to the seat drawn at random (:func:`draw_button`:
   one card each, the highest takes it; suits break rank ties in id order, spades highest —
   *choice*, D2 only says the highest card, aces high). With three or more players the small
-  blind is the next player clockwise, the big blind the one after. Heads-up the button posts the small blind
-  and the other player the big blind.
+  blind is the next player clockwise, the big blind the one after. Heads-up the button posts
+  the small blind and the other player the big blind.
 * **Every later hand with three or more players (D7, D8).** The big blind is the *big-blind
   rule*: the next surviving player clockwise after the previous big blind's seat. The small
   blind is posted from the previous big blind's seat, by its player if they survive; if they
