@@ -1,4 +1,4 @@
-"""Adversarial rules review: scenarios derived by hand from RULES.md (../shared/RULES.md).
+"""Adversarial rules review: scenarios derived by hand from RULES.md (src/feltro/rules/en.md).
 
 Every test names the rule ids it pins (``..._B8``). The expected values come from the RULES.md
 text (the derivation is in the comments), never from the engine's own output. Where the text

@@ -63,7 +63,7 @@ class LegalActions:
 
     Amounts are totals for this street. ``min_raise_to``/``max_raise_to`` are ``None`` when
     raising is closed; then :attr:`refusals` says why (``"raise"``); likewise ``"check"``
-    when chips are owed. Folding is always allowed (seed 002). Iterating yields fold,
+    when chips are owed. Folding is always allowed (B3). Iterating yields fold,
     the check or call, and the smallest and largest raise.
 
     An empty instance (``bool(legal) is False``) stands for "nobody is to act".

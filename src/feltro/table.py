@@ -7,31 +7,31 @@ each hand, which seat has the button, which seats post the blinds and which seat
 of the button, see ``docs/design.md``). It knows nothing of chips or cards, except the button
 draw, which deals one card per player.
 
-How the button and the blinds move (the choices where the seeds leave room are marked *choice*):
+How the button and the blinds move (the choices where the rules leave room are marked *choice*):
 
 * **First hand (D2, D3, D6).** The button goes to the seat drawn at random (:func:`draw_button`:
   one card each, the highest takes it; suits break rank ties in id order, spades highest —
-  *choice*, seed 001 only says "the ace"). With three or more players the small blind is the
-  next player clockwise, the big blind the one after. Heads-up the button posts the small blind
-  and the other player the big blind.
+  *choice*, D2 only says the highest card, aces high). With three or more players the small
+  blind is the next player clockwise, the big blind the one after. Heads-up the button posts
+  the small blind and the other player the big blind.
 * **Every later hand with three or more players (D7, D8).** The big blind is the *big-blind
   rule*: the next surviving player clockwise after the previous big blind's seat. The small
   blind is posted from the previous big blind's seat, by its player if they survive; if they
   were eliminated there is no small blind that hand (dead small blind). The button goes to the
   seat where the previous small blind was due, occupied or not (dead button on an empty seat).
-  This is the classic dead-button rule of seed 000: "o próximo sobrevivente à esquerda do
-  anterior coloca [o big blind]; pode faltar small blind e o botão ocupar lugar vazio". Nobody
+  This is the classic dead-button rule (D8): the next survivor to the left of the previous big
+  blind posts it; there may be no small blind and the button may sit on an empty seat. Nobody
   ever skips the big blind, and nobody posts it twice in a row.
 * **Heads-up after more players (D6, D9).** The big blind still follows the big-blind rule (the
   next surviving player after the previous big blind, i.e. the player who did not post it last
   hand whenever that is possible); the button goes to the other player, who posts the small
-  blind. This is seed 000's "ajuste o botão se necessário para ninguém colocar o big blind duas
-  vezes seguidas": the button is moved, never the big blind (*choice*: when the previous big
+  blind. This is D9, move the button if needed so that nobody posts the big blind twice in a
+  row: the button is moved, never the big blind (*choice*: when the previous big
   blind busted, the big blind goes to the first survivor clockwise from that seat, exactly as
   with more players).
 
 A hand that *starts* heads-up uses heads-up positions (D6); when players fold down to two inside
-a hand nothing changes (seed 003) — that is the hand engine's business, not this module's.
+a hand nothing changes (D6) — that is the hand engine's business, not this module's.
 
 >>> first = first_seating([1, 2, 3, 4], button=1)
 >>> first.button, first.small_blind, first.big_blind, first.order

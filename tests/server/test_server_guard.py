@@ -221,3 +221,17 @@ def test_random_requests_get_a_clear_answer_and_change_nothing(
         assert isinstance(response.json()["error"], str)
     if response.status_code != 201:
         assert set(guarded.manager.rooms) == before
+
+
+@pytest.mark.parametrize("path", ["/", "/host/x", "/join/x", "/play/x", "/table/x",
+                                  "/rules/en", "/rules/pt-PT", "/rules?lang=pt-BR"])
+def test_pages_need_nothing_the_policy_forbids(harness: Harness, path: str) -> None:
+    """No inline style or script, no handler attributes: with the CSP they would not run."""
+    import re
+
+    page = harness.client.get(path).text
+    assert "<style" not in page
+    assert not re.search(r"\sstyle\s*=", page)
+    assert not re.search(r"\son[a-z]+\s*=", page)
+    for tag in re.findall(r"<script\b[^>]*>", page):
+        assert "src=" in tag or 'type="application/json"' in tag, tag

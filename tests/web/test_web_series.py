@@ -86,6 +86,9 @@ def test_whole_series_from_three_phones(chromium: Any, server: Server) -> None:
     eliminated = phones[0].frames.states()[-1]["table"]["eliminations"]
     assert eliminated, "a freezeout to the end eliminates players"
     assert phones[0].page.locator("svg.chart .out-mark").count() == len(eliminated)
+    # Why it ended, in plain words, with the rule as a link to it in the reader's language (G4).
+    assert "(G4)" not in results
+    assert phones[0].page.locator(".results a.rule-link[href='/rules/en#G4']").count() == 1
 
     # Each player downloads their own hand histories: PHH text with their cards, others hidden.
     with phones[0].page.expect_download() as download_info:

@@ -25,6 +25,7 @@ _COMMAND_MODULES: tuple[str, ...] = (
     "evaluate",
     "replay",
     "play",
+    "rules",
     "serve",
     "simulate",
 )

@@ -11,7 +11,7 @@ import typer
 
 # Typer shows this as the command's help; one string per paragraph, so Rich can wrap them.
 _HELP = "\n\n".join((
-    "Replay PHH hand histories strictly under the house rules (RULES.md).",
+    "Replay PHH hand histories strictly under the house rules (feltro rules shows them).",
     'One .phh file: prints one JSON object {"finishing_stacks": [...], "pots": [{"amount", '
     '"eligible", "winners", "shares"}, ...]}. Several files, or a .phhs file (many hands): one '
     "line per hand, PATH<TAB>JSON; a hand of a .phhs file is named PATH[TABLE].",

@@ -10,7 +10,7 @@ builds the pots and pays them; nothing here second-guesses it.
 Reading is lenient, the replay is not: the first line the rules refuse stops the replay with a
 :class:`ReplayError` naming that line's index and the rule. Files written by engines that play
 other rules say so instead of being guessed at; the one known case is PokerKit's heads-up
-short big blind (``PHH.md`` §4), where the button's decision that RULES.md D10 requires is
+short big blind (``docs/history.md``), where the button's decision that RULES.md D10 requires is
 missing from the file.
 
 Heads-up the PHH blinds and antes arrays are applied reversed (the button, ``p2``, posts the
@@ -274,7 +274,7 @@ def _still_to_act(hand: Hand, verb: Verb) -> _RefusedError:
     posted = hand.committed[bb] - (config.antes[bb] if config.antes else 0)
     if (hand.street is Street.PREFLOP and p != bb and hand.stacks[bb] == 0
             and posted < config.big_blind and not hand.folded[bb]):
-        # PHH.md §4: PokerKit lets the others call only what a short big blind posted, and
+        # docs/history.md: PokerKit lets the others call only what a short big blind posted, and
         # writes no decision for them when that leaves nothing to call.
         return _RefusedError(
             f"p{p + 1} still has a decision: the big blind p{bb + 1} is all-in for {posted}, "

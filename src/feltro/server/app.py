@@ -25,6 +25,7 @@ from feltro.server.config import STATIC, ServerConfig
 from feltro.server.guard import Guard, GuardSettings
 from feltro.server.rooms import RoomManager
 from feltro.server.routes import api, pages, serve_state, ws
+from feltro.server.rules_page import router as rules_router
 from feltro.server.security import install_log_redaction
 
 __all__ = ["STATIC", "ServerConfig", "create_app"]
@@ -44,6 +45,7 @@ def create_app(config: ServerConfig) -> FastAPI:
     app.include_router(api.router)
     app.include_router(ws.router)
     app.include_router(pages.router)
+    app.include_router(rules_router)  # /rules, /rules/<lang>, /api/rules
     if config.static_dir.is_dir():
         app.mount("/static", StaticFiles(directory=config.static_dir), name="static")
     app.add_middleware(Guard, settings=GuardSettings(

@@ -35,6 +35,7 @@ __all__ = [
     "board_line",
     "display_name",
     "elimination_lines",
+    "end_rule",
     "header_line",
     "mine_line",
     "result_lines",
@@ -313,6 +314,14 @@ def standings_table(rows: Sequence[Standing], session: Session, lang: str) -> Ta
 _LEVELS = ("random", "rules", "montecarlo", "station", "tight")
 
 
+def end_rule(session: Session) -> str | None:
+    """The rule that ended the series: G4 (one player has every chip) or G6 (stopped)."""
+    outcome = session.outcome
+    if outcome is None:
+        return None
+    return "G4" if outcome.end is End.LAST_PLAYER else "G6"
+
+
 def series_over(session: Session, lang: str) -> list[RenderableType]:
     """The end of the series: the winner(s), why it ended (G4 or G6), the standings."""
     outcome = session.outcome
@@ -325,7 +334,11 @@ def series_over(session: Session, lang: str) -> list[RenderableType]:
         out.append(Text(t("series.co_winners", lang, names=", ".join(names)),
                         style="bold green"))
     why = "series.end_last_player" if outcome.end is End.LAST_PLAYER else "series.end_stopped"
-    out.append(Text(t(why, lang, hands=outcome.hands), style="italic"))
+    reason = Text(t(why, lang, hands=outcome.hands), style="italic")
+    rule = end_rule(session)
+    if rule is not None:
+        reason.append("  " + t("rules.open_hint", lang, rule=rule), style="dim")
+    out.append(reason)
     out.append(Text(""))
     out.append(standings_table(session.standings(), session, lang))
     return out

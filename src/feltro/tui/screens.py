@@ -1,5 +1,5 @@
-"""The game's secondary screens: privacy, showdown, standings, hand log, help, quit, series
-over, and "terminal too small".
+"""The game's secondary screens: privacy, showdown, standings, hand log, help and the
+house rules, quit, series over, and "terminal too small".
 
 Each takes what it shows when it is made and answers a few keys; the table screen
 (:mod:`feltro.tui.table`) decides when to show them.
@@ -28,6 +28,7 @@ __all__ = [
     "LogScreen",
     "PrivacyScreen",
     "QuitScreen",
+    "RulesScreen",
     "SeriesOverScreen",
     "ShowdownScreen",
     "StandingsScreen",
@@ -78,20 +79,70 @@ class LogScreen(_Panel):
     CLOSE_KEYS: ClassVar[frozenset[str]] = frozenset({"escape", "enter", "space", "l"})
 
 
-class HelpScreen(_Panel):
-    """The keys and the house rules in a few lines."""
+class RulesScreen(_Panel):
+    """Help: the keys, then the whole house rules document (:mod:`feltro.rules`), scrollable.
 
-    CLOSE_KEYS: ClassVar[frozenset[str]] = frozenset({"escape", "enter", "space",
-                                                      "question_mark"})
+    ``?`` opens it at the top; after a refusal that cites a rule, ``?`` opens it at that rule.
+    """
+
+    CLOSE_KEYS: ClassVar[frozenset[str]] = frozenset({"escape", "enter", "question_mark"})
+    SCROLL_KEYS: ClassVar[dict[str, str]] = {
+        "up": "scroll_up", "down": "scroll_down", "k": "scroll_up", "j": "scroll_down",
+        "pageup": "scroll_page_up", "pagedown": "scroll_page_down", "space": "scroll_page_down",
+        "home": "scroll_home", "end": "scroll_end",
+    }
+
+    def __init__(self, lang: str, focus: str | None = None) -> None:
+        super().__init__(Text(""), t("rules.scroll", lang))
+        self.lang = lang
+        self.focus_rule = focus
+        """The rule shown first (its id), or ``None`` for the top."""
 
     @classmethod
-    def build(cls, lang: str) -> HelpScreen:
-        """The help panel in *lang*."""
-        lines = [Text(t("help.title", lang), style="bold"), Text("")]
-        lines += [Text(t(f"help.{key}", lang)) for key in _HELP_KEYS]
-        lines += [Text(""), Text(t("help.rules", lang), style="italic")]
-        return cls(Group(*lines), t("panel.close", lang))
+    def build(cls, lang: str, focus: str | None = None) -> RulesScreen:
+        """The keys and the rules in *lang*, opened at rule *focus* when it is one."""
+        from feltro.rules import RULE_IDS
 
+        return cls(lang, focus if focus in RULE_IDS else None)
+
+    def compose(self) -> ComposeResult:
+        from rich.markdown import Markdown
+
+        from feltro.rules import blocks
+
+        keys = [Text(t("help.title", self.lang), style="bold"), Text("")]
+        keys += [Text(t(f"help.{key}", self.lang)) for key in _HELP_KEYS]
+        keys += [Text(t("rules.help", self.lang)), Text(""),
+                 Text(t("help.rules", self.lang), style="italic")]
+        with Vertical(classes="panel wide rules"):
+            with VerticalScroll(classes="panel-body", id="rules-body"):
+                yield Static(Group(*keys), id="rules-keys")
+                for rule_id, markdown in blocks(self.lang):
+                    yield Static(Markdown(markdown),
+                                 id=f"rule-{rule_id}" if rule_id else None,
+                                 classes="rule" if rule_id else "rule-heading")
+            yield Static(Text(self._hint, style="dim"), classes="panel-hint")
+
+    def on_mount(self) -> None:
+        if self.focus_rule is not None:
+            self.call_after_refresh(self.show_rule, self.focus_rule)
+
+    def show_rule(self, rule_id: str) -> None:
+        """Scroll so that rule *rule_id* starts at the top."""
+        body = self.query_one("#rules-body", VerticalScroll)
+        body.scroll_to_widget(self.query_one(f"#rule-{rule_id}", Static), top=True,
+                              animate=False)
+
+    def on_other_key(self, key: str) -> None:
+        """Scroll: arrows, j/k, PgUp/PgDn, space, Home/End."""
+        action = self.SCROLL_KEYS.get(key)
+        if action is not None:
+            body = self.query_one("#rules-body", VerticalScroll)
+            getattr(body, action)(animate=False)
+
+
+HelpScreen = RulesScreen
+"""The help panel is the Rules screen: the keys come first."""
 
 _HELP_KEYS = ("fold", "check_call", "sizes", "amount", "next", "standings", "log", "quit")
 
@@ -125,12 +176,16 @@ class QuitScreen(_Panel):
 
 
 class SeriesOverScreen(Screen[None]):
-    """The end of the series: winner, reason, standings; any of Enter, Q, Esc quits."""
+    """The end of the series: winner, reason, standings; any of Enter, Q, Esc quits, and
+    ``?`` reads the rule that ended it (*rule*, G4 or G6) in *lang*."""
 
-    def __init__(self, body: Sequence[RenderableType], hint: str) -> None:
+    def __init__(self, body: Sequence[RenderableType], hint: str, *, lang: str = "en",
+                 rule: str | None = None) -> None:
         super().__init__()
         self._body = body
         self._hint = hint
+        self._lang = lang
+        self._rule = rule
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="panel wide"):
@@ -142,6 +197,8 @@ class SeriesOverScreen(Screen[None]):
         event.stop()
         if event.key in ("enter", "q", "escape", "space"):
             self.app.exit()
+        elif event.key == "question_mark":
+            self.app.push_screen(RulesScreen.build(self._lang, self._rule))
 
 
 class PrivacyScreen(Screen[None]):

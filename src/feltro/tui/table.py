@@ -7,11 +7,12 @@ Keyboard only. The screen is in one of a few modes:
   half pot, pot, all-in), R type an amount;
 * ``amount``: typing a bet or raise-to total; Enter checks it (a bad amount shows why and the
   prompt stays, nothing is applied), Esc cancels;
-* ``confirm_fold``: folding when checking is free asks for F again (seed 002 allows it);
+* ``confirm_fold``: folding when checking is free asks for F again (B3 allows it);
 * ``hand_over``: the result; Enter deals the next hand (or shows the end of the series);
 * ``privacy``: hot seat, waiting behind the privacy screen.
 
-S standings, L the whole hand log, ? help and Q quit work in every mode.
+S standings, L the whole hand log, ? help and the house rules (at the rule a refusal cites)
+and Q quit work in every mode.
 """
 
 from __future__ import annotations
@@ -32,9 +33,9 @@ from feltro.hand import SeatView
 from feltro.i18n import t
 from feltro.tui import render
 from feltro.tui.screens import (
-    HelpScreen,
     LogScreen,
     PrivacyScreen,
+    RulesScreen,
     SeriesOverScreen,
     ShowdownScreen,
     StandingsScreen,
@@ -205,7 +206,8 @@ class TableScreen(Screen[None]):
         if saved:
             body.append(Text(""))
             body.append(Text(t("series.saved", self.lang, path=saved), style="dim"))
-        self.play_app.show(SeriesOverScreen(body, t("series.quit_hint", self.lang)))
+        self.play_app.show(SeriesOverScreen(body, t("series.quit_hint", self.lang),
+                                            lang=self.lang, rule=render.end_rule(self.session)))
 
     # --- keys ----------------------------------------------------------------------------------
 
@@ -227,7 +229,7 @@ class TableScreen(Screen[None]):
             lines = render.hand_log(self.session, self.lang, self.viewer)
             self.play_app.show(LogScreen(Group(*lines), t("panel.close", self.lang)))
         elif key == "question_mark":
-            self.play_app.show(HelpScreen.build(self.lang))
+            self.play_app.show(RulesScreen.build(self.lang, self.cited_rule()))
         elif self.mode == "confirm_fold":
             if key in self._keys_for("fold"):
                 self._play(FOLD)
@@ -316,7 +318,17 @@ class TableScreen(Screen[None]):
     def _refuse(self, reason: str | None) -> None:
         if reason:
             self.message = Text(reason, style="bold red")
+            rule_id = _first_rule(reason)
+            if rule_id is not None:
+                self.message.append("  " + t("rules.open_hint", self.lang, rule=rule_id),
+                                    style="dim")
             self.refresh_all()
+
+    def cited_rule(self) -> str | None:
+        """The rule the message on screen cites (a refusal's "(B8)"), if any: ``?`` opens
+        the Rules screen at it."""
+        shown = self.message if self.message is not None else self._standing_reason()
+        return _first_rule(shown.plain)
 
     def _play(self, action: Action) -> None:
         seat = self.session.human_to_act
@@ -432,13 +444,25 @@ class TableScreen(Screen[None]):
         if view is None:
             return Text("")
         reason = refusal("raise", view, self.session.legal(), self.lang)
-        return Text(reason or "", style="yellow")
+        text = Text(reason or "", style="yellow")
+        rule_id = _first_rule(text.plain)
+        if rule_id is not None:
+            text.append("  " + t("rules.open_hint", self.lang, rule=rule_id), style="dim")
+        return text
 
     def _keys(self) -> str:
         keys = t("keys.common", self.lang)
         if self.mode in ("bots", "hand_over") and self._spectating() and not self.fast_forward:
             keys = t("keys.fast_forward", self.lang) + " · " + keys
         return keys
+
+
+def _first_rule(text: str) -> str | None:
+    """The first rule id that *text* cites, if it cites one the rules document defines."""
+    from feltro.rules import RULE_IDS, find_rule_ids
+
+    known = [rule_id for rule_id in find_rule_ids(text) if rule_id in RULE_IDS]
+    return known[0] if known else None
 
 
 def _key(label: str) -> Text:

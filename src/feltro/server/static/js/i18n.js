@@ -3,6 +3,8 @@
 // Each person picks their language on their own device (kept in localStorage); the server is
 // told too (`hello`/`set_lang`) so that the hand names it sends come in that language.
 
+import { watchRules } from "./rulelinks.js";
+
 // The languages and their names come from the server (feltro.i18n, the one list), written into
 // every page's shell as JSON (`#feltro-languages`).
 function shellLanguages() {
@@ -72,7 +74,21 @@ export async function loadLang(code) {
   try {
     localStorage.setItem("feltro.lang", code);
   } catch { /* no storage */ }
+  linkRuleIds(code);
   return code;
+}
+
+// Every rule id on the page ("(B8)" in a refusal, "G4") links to that rule in this language.
+let ruleWatch = null;
+let ruleWatchTurn = 0;
+function linkRuleIds(code) {
+  if (ruleWatch) ruleWatch.disconnect();
+  ruleWatch = null;
+  const turn = ++ruleWatchTurn;
+  watchRules(document.body, code).then((observer) => {
+    if (turn === ruleWatchTurn) ruleWatch = observer;
+    else observer.disconnect();
+  }).catch(() => { /* no ids: the page stays as it is */ });
 }
 
 export function lang() {

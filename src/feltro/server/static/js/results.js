@@ -1,8 +1,13 @@
 // After the game: the winner, the standings, a chart of everybody's chips hand by hand
 // (an SVG drawn here, eliminations marked), and the player's own hand histories.
 
-import { t } from "./i18n.js";
+import { lang, t } from "./i18n.js";
+import { ruleLink } from "./rulelinks.js";
 import { h, ordinal, standingsView } from "./ui.js";
+
+// Why a series ended, as the rule that says so: one player has every chip (G4), or the agreed
+// stop time came (G6).
+const END_RULE = { last_player: "G4", stopped: "G6" };
 
 const SVG = "http://www.w3.org/2000/svg";
 // Line styles: a colour *and* a dash pattern and a marker shape, so that lines differ without
@@ -165,7 +170,8 @@ export function resultsView(table, { seat = null, token = null, tableId }) {
   return h("section", { class: "results panel", "aria-labelledby": "results-title" },
     h("h2", { id: "results-title" }, t("series.over_title")),
     h("p", { class: "winner" }, outcome.winners.length > 1 ? t("series.co_winners", { names }) : t("series.winner", { name: names })),
-    outcome.end ? h("p", {}, t(`series.end_${outcome.end}`, { hands: outcome.hands })) : null,
+    outcome.end ? h("p", {}, t(`series.end_${outcome.end}`, { hands: outcome.hands }), " ",
+      ruleLink(END_RULE[outcome.end], lang(), t("rules.see", { rule: END_RULE[outcome.end] }))) : null,
     standingsView(table, 0),
     h("h3", {}, t("web.over.chart")),
     chart,
