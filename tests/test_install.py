@@ -31,7 +31,8 @@ def test_make_play_installs_only_the_game() -> None:
 def test_make_test_installs_the_rest_and_runs_the_suite() -> None:
     commands = _dry_run("test")
     assert "'.[dev,cli,tui,server]'" in commands
-    assert "mypy --strict" in commands and "pytest" in commands
+    assert "mypy --strict" in commands
+    assert "pytest" in commands
 
 
 def test_the_game_needs_nothing_beyond_the_tui_extra() -> None:
@@ -50,5 +51,7 @@ def test_ci_runs_make_test_and_the_readme_says_so() -> None:
     assert re.search(r"^make test$", ci, re.MULTILINE)
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
     first = re.search(r"```sh\n(.*?)```", readme, re.DOTALL)
-    assert first is not None and first.group(1).split() == ["make", "play", "make", "test"]
-    assert "exactly as CI does" in readme and ".ci/run" in readme
+    assert first is not None
+    assert first.group(1).split() == ["make", "play", "make", "test"]
+    assert "exactly as CI does" in readme
+    assert ".ci/run" in readme

@@ -33,6 +33,11 @@ for _name in _COMMAND_MODULES:
     importlib.import_module(f"feltro.cli.{_name}").register(app)
 
 
-def main() -> None:
-    """Entry point of the ``feltro`` console script."""
-    app()
+def main(args: list[str] | None = None) -> None:
+    """Entry point of the ``feltro`` console script: every failure is one line on stderr and a
+    non-zero exit status (:mod:`feltro.cli.failure`), never a traceback."""
+    import sys
+
+    from feltro.cli.failure import run
+
+    sys.exit(run(app, args))

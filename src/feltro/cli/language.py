@@ -12,10 +12,11 @@ def resolve_language(lang: str | None) -> str:
 
     :raises typer.BadParameter: for any other language code.
     """
-    from feltro.i18n import LANGUAGES, language_from_environment
+    from feltro.i18n import LANGUAGES, language_from_environment, t
 
     if lang is None:
         return language_from_environment()
     if lang not in LANGUAGES:
-        raise typer.BadParameter(f"unknown language {lang!r}; use one of {', '.join(LANGUAGES)}")
+        raise typer.BadParameter(t("cli.error.unknown_language", language_from_environment(),
+                                   lang=lang), param_hint="--lang")
     return lang

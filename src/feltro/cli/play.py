@@ -22,7 +22,7 @@ if TYPE_CHECKING:
     from feltro.session import Player, Session
     from feltro.store import SeriesStore
     from feltro.tui.app import PlayApp
-    from feltro.tui.datadir import SeriesFolder
+    from feltro.tui.datadir import SeriesFolder, SeriesInfo
 
 _BOT_NAMES = ("Ana", "Rui", "Eva", "Tomé", "Bia", "Caio", "Inês", "Zeca", "Lia", "Duda")
 
@@ -159,16 +159,19 @@ def play(
     """Play a whole series in the terminal: you against bots, or friends around one screen."""
     from feltro.errors import FeltroError
     from feltro.i18n import t
-    from feltro.tui.datadir import data_dir, find_series, new_series_folder
+    from feltro.tui.datadir import data_dir, new_series_folder
 
     language = resolve_language(lang)
     root = data_dir()
     try:
+        if not resume and series is None:
+            choice = _offer_unfinished(root, language)
+            if choice == "quit":
+                return
+            if choice is not None:
+                resume, series = True, choice
         if resume:
-            folder = find_series(root, series) if series else _last_unfinished(root)
-            if folder is None:
-                typer.echo(t("cli.nothing_to_resume", language), err=True)
-                raise typer.Exit(1)
+            folder = _series_to_resume(root, series, language)
             session, store = _resume(folder)
             players_lang = folder.read_players()[1]
             if lang is None and players_lang:
@@ -224,13 +227,75 @@ def _resume(folder: SeriesFolder) -> tuple[Session, SeriesStore]:
         raise
 
 
-def _last_unfinished(root: Path) -> SeriesFolder | None:
+def _unfinished(root: Path) -> list[SeriesInfo]:
+    """The series that can be continued, newest first."""
     from feltro.tui.datadir import list_series
 
-    for info in list_series(root):
-        if not info.over and info.problem is None:
-            return info.folder
-    return None
+    return [info for info in list_series(root) if not info.over and info.problem is None]
+
+
+def _series_to_resume(root: Path, key: str | None, lang: str) -> SeriesFolder:
+    """The series ``--resume [--series KEY]`` means.
+
+    :raises typer.Exit: (after saying why and listing the resumable ones) if there is none.
+    """
+    from feltro.i18n import t
+    from feltro.tui.datadir import find_series
+
+    unfinished = _unfinished(root)
+    if key is None:
+        if not unfinished:
+            typer.echo(t("cli.nothing_to_resume", lang), err=True)
+            raise typer.Exit(1)
+        return unfinished[0].folder
+    folder = find_series(root, key)
+    if folder is not None and any(info.folder == folder for info in unfinished):
+        return folder
+    if unfinished:
+        ids = ", ".join(info.folder.id for info in unfinished)
+        typer.echo(t("cli.resume.unknown_series", lang, id=key, ids=ids), err=True)
+    else:
+        typer.echo(t("cli.resume.unknown_series_none", lang, id=key), err=True)
+    raise typer.Exit(1)
+
+
+def _can_ask() -> bool:
+    """Whether a person can answer a question on this terminal."""
+    import sys
+
+    return sys.stdin.isatty() and sys.stdout.isatty()
+
+
+def _offer_unfinished(root: Path, lang: str) -> str | None:
+    """Before a new series: offer to continue the newest unfinished one.
+
+    Returns that series' id (continue it), ``"quit"``, or ``None`` (start a new series). When
+    nobody can answer, a new series starts and the unfinished ones are said, not hidden.
+    """
+    from feltro.i18n import t
+
+    unfinished = _unfinished(root)
+    if not unfinished:
+        return None
+    newest = unfinished[0]
+    names = ", ".join(p.name for p in newest.players)
+    typer.echo(t("cli.resume.offer", lang, id=newest.folder.id, players=names,
+                 hands=newest.hands))
+    if len(unfinished) > 1:
+        typer.echo(t("cli.resume.offer_more", lang, count=len(unfinished) - 1))
+    if not _can_ask():
+        return None
+    answers = {t("cli.resume.answer_continue", lang): newest.folder.id,
+               t("cli.resume.answer_new", lang): None,
+               t("cli.resume.answer_quit", lang): "quit",
+               "c": newest.folder.id, "n": None, "q": "quit"}
+    while True:
+        try:
+            answer = input(t("cli.resume.choices", lang) + " ").strip().casefold()[:1]
+        except EOFError:
+            return "quit"
+        if answer in answers:
+            return answers[answer]
 
 
 def save_hand(folder: SeriesFolder, session: Session) -> None:
@@ -265,35 +330,105 @@ def history(
     text: Annotated[bool, typer.Option(
         "--text", help="Print every step of the hand instead of the interactive viewer.")]
     = False,
+    delete: Annotated[bool, typer.Option(
+        "--delete", help="Delete that series (its log and its saved hands).")] = False,
+    finish: Annotated[bool, typer.Option(
+        "--finish", help="End that unfinished series now: the hand in progress is played out "
+                         "with checks (a player facing a bet folds), then the biggest stack "
+                         "wins (G6).")] = False,
     lang: Annotated[str | None, typer.Option(help=LANG_HELP)] = None,
 ) -> None:
-    """List past series, the hands of one, or step through one hand."""
+    """List past series, the hands of one, or step through one hand; delete or finish a
+    series."""
     import feltro.tui.historyview as historyview
+    from feltro.errors import FeltroError
+    from feltro.i18n import t
     from feltro.tui.datadir import data_dir, find_series, list_series
 
     language = resolve_language(lang)
     root = data_dir()
     if series is None:
+        if delete or finish:
+            typer.echo(t("history.which_series", language), err=True)
+            raise typer.Exit(1)
         historyview.print_series(list_series(root), root, language)
         return
     folder = find_series(root, series)
     if folder is None:
-        from feltro.i18n import t
-
         typer.echo(t("history.no_series", language, id=series), err=True)
         raise typer.Exit(1)
+    if delete or finish:
+        if hand is not None or (delete and finish):
+            typer.echo(t("history.delete_or_finish", language), err=True)
+            raise typer.Exit(1)
+        if delete:
+            _delete_series(folder, language)
+        else:
+            _finish_series(folder, language)
+        return
     if hand is None:
         historyview.print_hands(folder, language)
         return
     if hand not in folder.hand_numbers():
-        from feltro.i18n import t
-
         typer.echo(t("history.no_hand", language, id=folder.id, hand=hand), err=True)
         raise typer.Exit(1)
-    if text:
-        historyview.print_steps(folder, hand, language)
-    else:
-        historyview.HistoryApp(folder, hand, language).run()
+    try:
+        if text:
+            historyview.print_steps(folder, hand, language)
+        else:
+            historyview.HistoryApp(folder, hand, language).run()
+    except (FeltroError, OSError, ValueError) as exc:
+        typer.echo(t("history.damaged_file", language, path=str(folder.hand_file(hand)),
+                     problem=" ".join(str(exc).split())), err=True)
+        raise typer.Exit(1) from None
+
+
+def _delete_series(folder: SeriesFolder, lang: str) -> None:
+    """Remove *folder*'s series, unless a game is playing it right now."""
+    import shutil
+
+    from feltro.errors import StoreError
+    from feltro.i18n import t
+    from feltro.store import SeriesStore
+
+    try:
+        SeriesStore.open(folder.log).close()  # refuses while another process plays it
+    except StoreError as exc:
+        if "lock" in str(exc).casefold() or "another" in str(exc).casefold():
+            typer.echo(f"feltro: {exc}", err=True)
+            raise typer.Exit(1) from None
+    shutil.rmtree(folder.path)
+    typer.echo(t("history.deleted", lang, id=folder.id))
+
+
+def _finish_series(folder: SeriesFolder, lang: str) -> None:
+    """End *folder*'s series now (G6): the hand in progress is checked down (a player facing
+    a bet folds), then the biggest stack wins; the hands are saved as the game saves them."""
+    from feltro.actions import CHECK, FOLD
+    from feltro.errors import FeltroError
+    from feltro.i18n import t
+
+    try:
+        session, store = _resume(folder)
+    except FeltroError as exc:
+        typer.echo(f"feltro: {exc}", err=True)
+        raise typer.Exit(1) from None
+    try:
+        if session.is_over:
+            typer.echo(t("history.already_over", lang, id=folder.id))
+            return
+        _save_missing(folder, session)
+        if session.in_hand:
+            while session.in_hand and session.to_act is not None:
+                store.act(CHECK if session.legal().can_check else FOLD, session.to_act)
+            save_hand(folder, session)
+        store.request_stop()
+        session.next_hand()
+        outcome = session.outcome
+        names = ", ".join(session.players[s].name for s in outcome.winners) if outcome else ""
+        typer.echo(t("history.finished", lang, id=folder.id, names=names))
+    finally:
+        store.close()
 
 
 def register(app: typer.Typer) -> None:

@@ -218,7 +218,15 @@ class _jsonl:  # noqa: N801 - used as a context manager, reads like a function
 
     def __enter__(self) -> IO[str] | None:
         if self.path is not None:
-            self.handle = self.path.open("w", encoding="utf-8")
+            try:
+                self.handle = self.path.open("w", encoding="utf-8")
+            except OSError as exc:
+                from feltro.i18n import language_from_environment, t
+
+                reason = exc.strerror or str(exc)
+                raise typer.BadParameter(t("cli.error.cannot_write", language_from_environment(),
+                                           path=str(self.path), reason=reason),
+                                         param_hint="--log") from None
         return self.handle
 
     def __exit__(self, *exc: object) -> None:

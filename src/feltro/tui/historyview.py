@@ -183,12 +183,12 @@ def print_hands(folder: SeriesFolder, lang: str) -> None:
     table.add_column(t("history.winners", lang))
     bots = _bot_seats(folder)
     for number in folder.hand_numbers():
-        record = folder.load_hand(number)
-        names = _names(record, bots, lang)
         try:
+            record = folder.load_hand(number)
+            names = _names(record, bots, lang)
             steps = hand_steps(record)
-        except Exception as exc:  # a damaged file is listed, not fatal
-            table.add_row(str(number), str(exc)[:40], "", "")
+        except (FeltroError, OSError, ValueError):  # a damaged file is listed, not fatal
+            table.add_row(str(number), t("history.damaged_hand", lang), "", "")
             continue
         final = steps[-1].hand
         winners = []
