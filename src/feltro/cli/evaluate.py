@@ -41,7 +41,9 @@ def evaluate(
     console = Console()
     console.print(f"[bold]{value.describe(language)}[/bold]")
     console.print(f"{text['category']}: {value.category.describe(language)}")
-    console.print(f"{text['best']}: {' '.join(c.symbol for c in value.best_five)}")
+    from feltro.tui.text import plain_cards
+
+    console.print(f"{text['best']}: {plain_cards(int(c) for c in value.best_five)}")
 
 
 def equity(

@@ -65,6 +65,8 @@ class TableScreen(Screen[None]):
         self._ended_hand = session.hand_number if not session.in_hand else -1
         self._bot_timer_pending = False
         self.fast_forward = False
+        self.keyboard: int | None = None
+        """Hot seat: the person who last took the keyboard behind the privacy screen."""
 
     @property
     def play_app(self) -> PlayApp:
@@ -122,6 +124,8 @@ class TableScreen(Screen[None]):
             return
         seat = session.human_to_act
         assert seat is not None
+        if self.hotseat and self.viewer != seat and self.keyboard == seat:
+            self.viewer = seat  # nobody else has had the keyboard since: no need to pass it
         if self.hotseat and self.viewer != seat:
             self.viewer = None
             self.mode = "privacy"
@@ -135,6 +139,7 @@ class TableScreen(Screen[None]):
 
     def _privacy_done(self, seat: int) -> None:
         self.viewer = seat
+        self.keyboard = seat
         self.advance()
 
     def _deal(self) -> None:
@@ -179,7 +184,7 @@ class TableScreen(Screen[None]):
             # shows each hand go by.
             self.set_timer(0.05, self._continue)
             return
-        if summary is not None and len(summary.result.shown) >= 2:
+        if summary is not None and _at_showdown(session) >= 2:
             self.play_app.show(
                 ShowdownScreen(render.showdown(session, self.lang),
                                t("result.continue", self.lang)),
@@ -225,7 +230,7 @@ class TableScreen(Screen[None]):
                 t("panel.close", self.lang)))
         elif key == "l":
             lines = render.hand_log(self.session, self.lang, self.viewer)
-            self.play_app.show(LogScreen(Group(*lines), t("panel.close", self.lang)))
+            self.play_app.show(LogScreen(Group(*lines), t("panel.scroll", self.lang)))
         elif key == "question_mark":
             self.play_app.show(HelpScreen.build(self.lang))
         elif self.mode == "confirm_fold":
@@ -439,6 +444,14 @@ class TableScreen(Screen[None]):
         if self.mode in ("bots", "hand_over") and self._spectating() and not self.fast_forward:
             keys = t("keys.fast_forward", self.lang) + " · " + keys
         return keys
+
+
+def _at_showdown(session: Session) -> int:
+    """How many players reached the showdown: those who showed and those who mucked (the
+    showdown is shown even when the person at the keyboard mucked)."""
+    from feltro.events import CardsMucked, CardsShown
+
+    return sum(isinstance(e, CardsShown | CardsMucked) for e in session.public_view().events)
 
 
 def _key(label: str) -> Text:
