@@ -185,7 +185,7 @@ function meParts(table, you, now) {
   if (seat.folded) flags.push(h("span", { class: "tag" }, t("web.seat.folded")));
   if (seat.all_in) flags.push(h("span", { class: "tag" }, t("web.seat.all_in")));
   info.push(h("p", { class: "me-line" },
-    h("strong", {}, you.name || ""), " ",
+    h("strong", {}, you.name || ""), h("span", { class: "sep", "aria-hidden": "true" }, " · "),
     h("span", { class: "seat-stack" }, t("web.hand.your_stack", { n: seat.stack ?? 0 })), " ",
     seat.bet ? h("span", { class: "seat-bet" }, t("web.seat.bet", { n: seat.bet })) : null, " ", flags));
   const hand = table.hand;
