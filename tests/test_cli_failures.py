@@ -106,6 +106,7 @@ BAD: list[tuple[str, ...]] = [
     ("history", "1", "1", "--text"),  # the damaged hand file
     ("serve", "--port", "0"),
     ("serve", "--port", "x"),
+    ("serve", "--data", "/proc/no/such/folder", "--port", "18097"),
     ("simulate", "--log", "/nonexistent/dir/x.jsonl", "--seed", "1", "--players", "2",
      "--stop-after-hands", "1"),
     ("simulate", "--db", "/nonexistent/dir/x.sqlite", "--seed", "1"),

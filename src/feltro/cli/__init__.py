@@ -8,8 +8,24 @@ that needs them, so ``feltro --help`` stays instant.
 from __future__ import annotations
 
 import importlib
+from typing import Any
 
 import typer
+
+
+def _flags_show_no_value() -> None:
+    """Help lists a flag as ``--resume``, not ``--resume <bool>``: it takes no value."""
+    from typer.core import TyperOption
+
+    shown = TyperOption.display_type_rich
+
+    def display_type_rich(self: TyperOption, ctx: Any) -> str | None:
+        return None if self.is_flag else shown(self, ctx)
+
+    TyperOption.display_type_rich = display_type_rich  # type: ignore[method-assign]
+
+
+_flags_show_no_value()
 
 app = typer.Typer(
     name="feltro",

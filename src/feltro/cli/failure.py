@@ -68,11 +68,13 @@ def usage_message(error: click.exceptions.UsageError, lang: str) -> str:
         if match:
             message = t(key, lang, **match.groupdict())
             break
-    if isinstance(error, click.exceptions.BadParameter) and error.param is not None:
-        names = getattr(error.param, "opts", None) or [error.param.name or ""]
-        hint = error.param_hint if isinstance(error.param_hint, str) else names[0]
-        if hint and hint.strip("'\"") not in message:
-            message = f"{hint.strip(chr(39))}: {message}"
+    if isinstance(error, click.exceptions.BadParameter):
+        hint = error.param_hint if isinstance(error.param_hint, str) else None
+        if hint is None and error.param is not None:
+            hint = (getattr(error.param, "opts", None) or [error.param.name or ""])[0]
+        hint = (hint or "").strip("'\"")
+        if hint and hint not in message:
+            message = f"{hint}: {message}"
     return message
 
 

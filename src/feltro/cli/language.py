@@ -6,6 +6,10 @@ import typer
 
 LANG_HELP = "Language: en, pt-PT or pt-BR (default: from the locale, LANG/LC_ALL)."
 
+BOT_NAMES = "random, rules, montecarlo, station, tight"
+"""Every bot, as every help text and error lists them (``feltro.bots.BOT_KINDS``, which a test
+holds this to; spelled out here so that ``feltro --help`` imports no bot)."""
+
 
 def resolve_language(lang: str | None) -> str:
     """*lang* if feltro speaks it, the locale's language when ``None``.

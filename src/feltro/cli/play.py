@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from feltro.cli.language import LANG_HELP, resolve_language
+from feltro.cli.language import BOT_NAMES, LANG_HELP, resolve_language
 
 if TYPE_CHECKING:
     from feltro.session import Player, Session
@@ -27,7 +27,7 @@ if TYPE_CHECKING:
 _BOT_NAMES = ("Ana", "Rui", "Eva", "Tomé", "Bia", "Caio", "Inês", "Zeca", "Lia", "Duda")
 
 
-def parse_stop_at(text: str, now: datetime) -> datetime:
+def parse_stop_at(text: str, now: datetime, lang: str = "en") -> datetime:
     """``"23:30"`` -> the next 23:30 from *now* (today, or tomorrow if already past); a full
     ISO date-time is taken as it is.
 
@@ -41,7 +41,10 @@ def parse_stop_at(text: str, now: datetime) -> datetime:
     try:
         return datetime.fromisoformat(text.strip())
     except ValueError:
-        raise typer.BadParameter(f"{text!r} is not a time: write HH:MM, e.g. 23:30") from None
+        from feltro.i18n import t
+
+        raise typer.BadParameter(t("cli.error.not_a_time", lang, text=text),
+                                 param_hint="--stop-at") from None
 
 
 def choose_players(
@@ -50,6 +53,7 @@ def choose_players(
     players: int | None,
     bots: str | None,
     level: str,
+    lang: str = "en",
 ) -> list[Player]:
     """The seats: people first (seats 1..), then bots named after :data:`_BOT_NAMES`.
 
@@ -58,11 +62,12 @@ def choose_players(
     :raises typer.BadParameter: for an impossible or contradictory combination.
     """
     from feltro.bots.levels import ALL_KINDS
+    from feltro.i18n import t
     from feltro.session import Player
 
     if level not in ALL_KINDS:
-        raise typer.BadParameter(f"unknown bot level {level!r}: choose one of "
-                                 f"{', '.join(ALL_KINDS)}")
+        raise typer.BadParameter(t("cli.error.unknown_bot", lang, name=level, names=BOT_NAMES),
+                                 param_hint="--level")
     levels: list[str] = []
     count: int | None = None
     if bots is not None:
@@ -72,19 +77,18 @@ def choose_players(
             levels = [b.strip() for b in bots.split(",") if b.strip()]
             bad = [b for b in levels if b not in ALL_KINDS]
             if bad:
-                raise typer.BadParameter(f"unknown bot level {bad[0]!r}: choose one of "
-                                         f"{', '.join(ALL_KINDS)}")
+                raise typer.BadParameter(t("cli.error.unknown_bot", lang, name=bad[0],
+                                           names=BOT_NAMES), param_hint="--bots")
             if len(levels) > 1:
                 count = len(levels)
     if count is None:
         count = players - len(humans) if players is not None else 5 if len(humans) == 1 else 0
     if players is not None and players != len(humans) + count:
-        raise typer.BadParameter(f"--players {players} does not match {len(humans)} "
-                                 f"{'person' if len(humans) == 1 else 'people'} and "
-                                 f"{count} bots")
+        raise typer.BadParameter(t("cli.error.players_mismatch", lang, players=players,
+                                   people=len(humans), bots=count), param_hint="--players")
     total = len(humans) + count
     if not 2 <= total <= 10:
-        raise typer.BadParameter(f"a series needs 2 to 10 players, not {total}")
+        raise typer.BadParameter(t("cli.error.players_range", lang, total=total))
     if not levels:
         levels = [level]
     taken = {h.casefold() for h in humans}
@@ -117,9 +121,9 @@ def _humans(hotseat: str | None, name: str | None, lang: str) -> list[str]:
         return [(name or _default_name(lang)).strip()[:20] or t("app.player", lang)]
     names = [n.strip()[:20] for n in hotseat.split(",") if n.strip()]
     if not names:
-        raise typer.BadParameter("--hotseat needs names, e.g. --hotseat Ana,Rui")
+        raise typer.BadParameter(t("cli.error.hotseat_names", lang), param_hint="--hotseat")
     if len({n.casefold() for n in names}) != len(names):
-        raise typer.BadParameter("--hotseat: every player needs a different name")
+        raise typer.BadParameter(t("cli.error.hotseat_unique", lang), param_hint="--hotseat")
     return names
 
 
@@ -129,11 +133,10 @@ def play(
         min=2, max=10, help="Players at the table, people and bots (2-10; default: you + 5 "
                             "bots).")] = None,
     bots: Annotated[str | None, typer.Option(
-        help="How many bots, or their levels: random, rules, montecarlo (one for all, or "
-             "one per bot: rules,montecarlo,random).")] = None,
+        help=f"How many bots, or which: {BOT_NAMES} (one for all, or one per bot: "
+             "rules,montecarlo,random).")] = None,
     level: Annotated[str, typer.Option(
-        help="The bots' level when --bots gives only a number: random, rules or "
-             "montecarlo.")] = "rules",
+        help=f"Which bots when --bots gives only a number: {BOT_NAMES}.")] = "rules",
     hotseat: Annotated[str | None, typer.Option(
         help="Several people at one keyboard: NAME,NAME,... (a privacy screen between "
              "turns).")] = None,
@@ -151,7 +154,7 @@ def play(
     resume: Annotated[bool, typer.Option(
         "--resume", help="Continue the last interrupted series (or --series ID).")] = False,
     series: Annotated[str | None, typer.Option(
-        help="With --resume: which series (an id from `feltro history`).")] = None,
+        help="With --resume: which series (an id that feltro history lists).")] = None,
     delay: Annotated[float, typer.Option(
         min=0.0, max=5.0, help="Seconds each bot action stays on screen before the next.")]
     = 0.7,
@@ -178,9 +181,10 @@ def play(
                 language = players_lang
         else:
             humans = _humans(hotseat, name, language)
-            seats = choose_players(humans=humans, players=players, bots=bots, level=level)
+            seats = choose_players(humans=humans, players=players, bots=bots, level=level,
+                                   lang=language)
             now = datetime.now()
-            stop = parse_stop_at(stop_at, now) if stop_at else None
+            stop = parse_stop_at(stop_at, now, language) if stop_at else None
             folder = new_series_folder(root, now)
             session, store = _create(folder, seats, seed, stop, hands, stack, language)
     except (FeltroError, OSError) as exc:  # a damaged log, a folder we cannot write

@@ -43,6 +43,7 @@ def replay_results(paths: list[Path]) -> Iterator[tuple[str, dict[str, Any], boo
             hands = read_hands(path)
         except (OSError, FeltroError) as exc:
             message = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
+            message = message.removeprefix(f"{path}: ")  # the path is said once
             yield str(path), {"error": f"cannot read {path}: {message}", "action": None}, False
             continue
         for label, record in hands:

@@ -147,7 +147,7 @@ class AmountError:
 def parse_amount(text: str, legal: LegalActions) -> int | AmountError:
     """A typed "bet or raise to" total, checked against *legal*; or why it is refused.
 
-    Refused: not a whole number, below the minimum (B6; an all-in for less is the only
+    Refused: below zero, not a whole number, below the minimum (B6; an all-in for less is the only
     exception, B7), above the stack, or raising closed (the refusal's rule).
     """
     raw = text.strip().replace(" ", "")
@@ -156,6 +156,8 @@ def parse_amount(text: str, legal: LegalActions) -> int | AmountError:
         return AmountError("input.closed", {})
     if not raw:
         return AmountError("input.empty", {"min": low, "max": high})
+    if raw.startswith("-") and raw[1:].isdigit() and int(raw[1:]) > 0:
+        return AmountError("input.below_zero", {"text": raw[:12], "min": low})
     if not raw.isdigit():
         return AmountError("input.not_a_number", {"text": text.strip()[:12]})
     amount = int(raw)

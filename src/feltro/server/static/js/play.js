@@ -316,7 +316,8 @@ function renderActions(force) {
         if (event.key === "Enter") {
           event.preventDefault();
           const value = Number(number.value);
-          const problem = !Number.isInteger(value) || number.value.trim() === "" ? t("input.not_a_number", { text: number.value })
+          const problem = Number.isInteger(value) && value < 0 ? t("input.below_zero", { text: number.value.trim(), min: sizes.min })
+            : !Number.isInteger(value) || number.value.trim() === "" ? t("input.not_a_number", { text: number.value })
             : value < sizes.min ? t("input.below_min", { amount: value, min: sizes.min })
               : value > sizes.max ? t("input.above_stack", { amount: value, max: sizes.max }) : null;
           if (problem) {
