@@ -55,3 +55,19 @@ def test_ci_runs_make_test_and_the_readme_says_so() -> None:
     assert first.group(1).split() == ["make", "play", "make", "test"]
     assert "exactly as CI does" in readme
     assert ".ci/run" in readme
+
+
+def test_serve_without_the_server_packages_says_what_to_install(
+        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    """After `make play` alone the server's packages are missing: one line, what to run."""
+    from feltro.cli import main
+
+    monkeypatch.setitem(sys.modules, "uvicorn", None)  # import fails as if not installed
+    monkeypatch.setenv("LANG", "en_US.UTF-8")
+    with pytest.raises(SystemExit) as done:
+        main(["serve", "--port", "18099"])
+    err = capsys.readouterr().err
+    assert done.value.code == 1
+    assert "make test" in err
+    assert "Traceback" not in err
+    assert len(err.strip().splitlines()) == 1

@@ -47,6 +47,10 @@ async def test_the_log_panel_scrolls_at_80x24() -> None:
         body = app.screen.query_one(VerticalScroll)
         assert body.max_scroll_y > 0
         assert body.scroll_y == body.max_scroll_y  # opens on the latest lines
+        hint = app.screen.query_one(".panel-hint")
+        panel = app.screen.query_one(".panel")
+        assert hint.region.height == 1  # the keys to scroll stay in view
+        assert hint.region.bottom < panel.region.bottom <= 24
         await pilot.press("home")
         assert body.scroll_y == 0
         await pilot.press("down")

@@ -106,8 +106,15 @@ def serve(
     log_level: Annotated[str, typer.Option(help="uvicorn log level.")] = "warning",
 ) -> None:
     """Host a home game that friends join from their phones (no accounts, no internet)."""
-    import segno
-    import uvicorn
+    try:
+        import segno
+        import uvicorn
+    except ImportError as exc:  # `make play` installs the game only, not the server
+        from feltro.i18n import language_from_environment, t
+
+        typer.echo(t("cli.error.needs_extra", language_from_environment(), extra="server",
+                     module=exc.name or "?"), err=True)
+        raise typer.Exit(1) from None
 
     from feltro.server.app import ServerConfig, create_app
 
