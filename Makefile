@@ -1,18 +1,23 @@
-# Two entry points: `make play` (the main job) and `make test` (exactly what CI runs).
-# Each creates a local virtual environment in .venv on first use.
+# Two entry points: `make play` (the main job) and `make test` (exactly what CI runs: .ci/run).
+# Each creates a local virtual environment in .venv on first use. `make play` installs only what
+# the game needs (the `tui` extra); `make test` adds the rest (dev tools, server, browsers).
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 
 .PHONY: play test lint browsers bench clean
 
-$(BIN)/.installed: pyproject.toml
+$(BIN)/.installed-play: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -e '.[tui]'
+	touch $@
+
+$(BIN)/.installed: $(BIN)/.installed-play
 	$(BIN)/python -m pip install --quiet -e '.[dev,cli,tui,server]'
 	touch $@
 
-play: $(BIN)/.installed
+play: $(BIN)/.installed-play
 	$(BIN)/feltro play
 
 lint: $(BIN)/.installed

@@ -29,6 +29,44 @@ ALLOWED_PY = {
     ("cards.py", r"(10|[2-9TJQKA])([cdhs♣♦♥♠♧♢♡♤])"): "typed cards",
     ("cards.py", r"[\s,;]*"): "separators between typed cards",
     ("cli/play.py", r"([01]?[0-9]|2[0-3])[:h.]([0-5][0-9])"): "a typed stop time",
+    ("cli/failure.py",
+     r"Input should be greater than or equal to (?P<limit>\S+?)\.?$"):
+        "Click's usage errors (third-party English)",
+    ("cli/failure.py",
+     r"Input should be less than or equal to (?P<limit>\S+?)\.?$"):
+        "Click's usage errors (third-party English)",
+    ("cli/failure.py",
+     r"Input should be a valid integer"):
+        "Click's usage errors (third-party English)",
+    ("cli/failure.py",
+     r"Input should be a valid number"):
+        "Click's usage errors (third-party English)",
+    ("cli/failure.py",
+     r"No such option: (?P<option>\S+)"):
+        "Click's usage errors (third-party English)",
+    ("cli/failure.py",
+     r"No such command '(?P<command>[^']*)'"):
+        "Click's usage errors (third-party English)",
+    ("cli/failure.py",
+     r"Option '(?P<option>[^']+)' requires an argument"):
+        "Click's usage errors (third-party English)",
+    ("cli/failure.py",
+     r"Option '(?P<option>[^']+)' does not take a value"):
+        "Click's usage errors (third-party English)",
+    ("cli/failure.py",
+     r"Missing argument '(?P<argument>[^']+)'"):
+        "Click's usage errors (third-party English)",
+    ("cli/failure.py",
+     r"Missing option '(?P<option>[^']+)'"):
+        "Click's usage errors (third-party English)",
+    ("cli/failure.py",
+     r"Got unexpected extra arguments? \((?P<extra>.*)\)"):
+        "Click's usage errors (third-party English)",
+    ("cli/failure.py", r"Missing command"): "Click's usage errors (third-party English)",
+    ("rules/__init__.py", r"\b([GDBPX]\d{1,2})\b"): "rule ids in the rules document",
+    ("rules/__init__.py", r"^(#{1,3}) "): "headings of the rules document",
+    ("rules/__init__.py", r"^### ([GDBPX]\d{1,2}) · (.+?)\s*$"):
+        "rule headings of the rules document",
     ("history/phh.py", r"p([1-9][0-9]*)"): "PHH player tokens",
     ("history/phh.py", r"[A-Za-z0-9_-]+"): "PHH bare keys",
     ("server/histories.py", r"^d dh p(\d+) (\S+)(.*)$"): "PHH deal lines (hiding others' cards)",
@@ -37,6 +75,7 @@ ALLOWED_PY = {
 ALLOWED_JS = {
     ("i18n.js", r"\{(\w+)\}"): "catalogue placeholders",
     ("net.js", r"^#"): "the link's fragment",
+    ("rulelinks.js", r"\b([GDBPX]\d{1,2})\b"): "rule ids on a page, made links (never read)",
     ("ui.js", r"<svg[^>]*xmlns="): "the QR code's SVG",
     ("ui.js", r'width="(\d+)"'): "the QR code's SVG",
     ("ui.js", r'height="(\d+)"'): "the QR code's SVG",

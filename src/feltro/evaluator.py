@@ -154,6 +154,24 @@ class HandValue:
         category, ranks = _class_of(self.strength)
         return describe_class(category, ranks, lang)
 
+    def kicker_over(self, other: HandValue) -> int | None:
+        """The rank (0..12 for 2..A) of the kicker by which this hand beats *other*: both have
+        the same named hand (``'Pair of aces'``) and only a side card decides; else ``None``.
+
+        >>> evaluate("Ah Kd Ac 7s 5h 3c 2d").kicker_over(evaluate("As Qd Ac 7s 5h 3c 2d"))
+        11
+        >>> evaluate("Ah Ad 7s 5h 3c").kicker_over(evaluate("Kh Kd 7c 5s 3d")) is None
+        True
+        """
+        mine, theirs = _class_of(self.strength), _class_of(other.strength)
+        if self.strength <= other.strength or mine[0] != theirs[0]:
+            return None
+        named = _NAMED_RANKS.get(mine[0])
+        if named is None or mine[1][:named] != theirs[1][:named]:
+            return None
+        return next((a for a, b in zip(mine[1][named:], theirs[1][named:], strict=False)
+                     if a != b), None)
+
     def __int__(self) -> int:
         return self.strength
 
@@ -196,6 +214,10 @@ class HandValue:
 
 
 _new_value = object.__new__
+
+# How many of a class's ranks its name gives, by category 0..8 (high card .. straight flush):
+# the rest are kickers. Straights and full houses have none.
+_NAMED_RANKS: dict[int, int] = {0: 1, 1: 1, 2: 2, 3: 1, 5: 1, 7: 1}
 
 
 def evaluate(cards: CardsLike) -> HandValue:

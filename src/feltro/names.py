@@ -24,7 +24,8 @@ _RANK_SINGULAR: Final = {
 _RANK_PLURAL: Final = {
     "en": ("twos", "threes", "fours", "fives", "sixes", "sevens", "eights", "nines", "tens",
            "jacks", "queens", "kings", "aces"),
-    "pt": ("duques", "treses", "quatros", "cincos", "seises", "setes", "oitos", "noves",
+    # "três" and "seis" do not change in the plural: "par de três", "trio de seis".
+    "pt": ("duques", "três", "quatros", "cincos", "seis", "setes", "oitos", "noves",
            "dezes", "valetes", "damas", "reis", "ases"),
 }
 # "ao 9", "à dama": the Portuguese contraction follows the noun's gender.
@@ -88,7 +89,8 @@ def _describe_pt(category: int, ranks: Sequence[int], name: str, lang: str) -> s
     many = _RANK_PLURAL["pt"]
     match category:
         case 0:
-            return f"{name}: {_RANK_SINGULAR['pt'][ranks[0]]}"
+            # A comma, as in English: "Tem: carta alta, quatro" (one colon, not two).
+            return f"{name}, {_RANK_SINGULAR['pt'][ranks[0]]}"
         case 4 | 5 | 8:
             # pt-PT "Sequência ao 9", "Cor à dama"; pt-BR "Sequência até o 9", "até a dama".
             return f"{name} {_PT_TO[ranks[0]] if lang == 'pt-PT' else _BR_UP_TO[ranks[0]]}"

@@ -81,7 +81,7 @@ def test_all_in_for_less_is_the_only_size__B7() -> None:
     ("3", AmountError("input.below_min", {"amount": 3, "min": 4})),
     ("201", AmountError("input.above_stack", {"amount": 201, "max": 200})),
     ("abc", AmountError("input.not_a_number", {"text": "abc"})),
-    ("-5", AmountError("input.not_a_number", {"text": "-5"})),
+    ("-5", AmountError("input.below_zero", {"text": "-5", "min": 4})),
     ("2.5", AmountError("input.not_a_number", {"text": "2.5"})),
     ("", AmountError("input.empty", {"min": 4, "max": 200})),
 ])

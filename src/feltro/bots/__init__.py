@@ -68,7 +68,7 @@ def _factories() -> dict[str, Callable[[random.Random], Bot]]:
             "rules": RulesBot, "montecarlo": MonteCarloBot}
 
 
-BOT_KINDS: tuple[str, ...] = ("random", "station", "tight", "rules", "montecarlo")
+BOT_KINDS: tuple[str, ...] = ("random", "rules", "montecarlo", "station", "tight")
 """The names :func:`make_bot` knows."""
 
 

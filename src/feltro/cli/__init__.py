@@ -8,8 +8,24 @@ that needs them, so ``feltro --help`` stays instant.
 from __future__ import annotations
 
 import importlib
+from typing import Any
 
 import typer
+
+
+def _flags_show_no_value() -> None:
+    """Help lists a flag as ``--resume``, not ``--resume <bool>``: it takes no value."""
+    from typer.core import TyperOption
+
+    shown = TyperOption.display_type_rich
+
+    def display_type_rich(self: TyperOption, ctx: Any) -> str | None:
+        return None if self.is_flag else shown(self, ctx)
+
+    TyperOption.display_type_rich = display_type_rich  # type: ignore[method-assign]
+
+
+_flags_show_no_value()
 
 app = typer.Typer(
     name="feltro",
@@ -34,6 +50,11 @@ for _name in _COMMAND_MODULES:
     importlib.import_module(f"feltro.cli.{_name}").register(app)
 
 
-def main() -> None:
-    """Entry point of the ``feltro`` console script."""
-    app()
+def main(args: list[str] | None = None) -> None:
+    """Entry point of the ``feltro`` console script: every failure is one line on stderr and a
+    non-zero exit status (:mod:`feltro.cli.failure`), never a traceback."""
+    import sys
+
+    from feltro.cli.failure import run
+
+    sys.exit(run(app, args))

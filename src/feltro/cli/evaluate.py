@@ -12,13 +12,15 @@ from feltro.cli.language import LANG_HELP, resolve_language
 _TEXT = {
     "en": {"hand": "Hand", "best": "Best five", "category": "Category", "player": "Hand",
            "win": "Wins", "tie": "Ties", "lose": "Losses", "equity": "Equity",
-           "boards": "{n:,} boards", "trials": "{n:,} random deals"},
+           "boards": "{n:,} boards", "board": "1 board", "trials": "{n:,} random deals"},
     "pt-PT": {"hand": "Mão", "best": "Melhores cinco", "category": "Categoria", "player": "Mão",
               "win": "Ganha", "tie": "Empata", "lose": "Perde", "equity": "Equidade",
-              "boards": "{n:,} mesas", "trials": "{n:,} distribuições aleatórias"},
+              "boards": "{n:,} mesas", "board": "1 mesa",
+              "trials": "{n:,} distribuições aleatórias"},
     "pt-BR": {"hand": "Mão", "best": "Melhores cinco", "category": "Categoria", "player": "Mão",
               "win": "Vence", "tie": "Empata", "lose": "Perde", "equity": "Equidade",
-              "boards": "{n:,} mesas", "trials": "{n:,} distribuições aleatórias"},
+              "boards": "{n:,} mesas", "board": "1 mesa",
+              "trials": "{n:,} distribuições aleatórias"},
 }
 
 
@@ -41,16 +43,20 @@ def evaluate(
     console = Console()
     console.print(f"[bold]{value.describe(language)}[/bold]")
     console.print(f"{text['category']}: {value.category.describe(language)}")
-    console.print(f"{text['best']}: {' '.join(c.symbol for c in value.best_five)}")
+    from feltro.tui.text import plain_cards
+
+    console.print(f"{text['best']}: {plain_cards(int(c) for c in value.best_five)}")
 
 
 def equity(
     hands: Annotated[
-        list[str], typer.Argument(help="Two or more hands, e.g. AsAh KsKh; ? = unknown.")
+        list[str], typer.Argument(help="Two or more hands of two cards each, e.g. AsAh KsKh; "
+                                       "?? = a hand nobody knows.")
     ],
     *,
-    board: Annotated[str, typer.Option(help="Board cards so far (0, 3 or 4 cards).")] = "",
-    trials: Annotated[int, typer.Option(help="Random deals when any hand is unknown.")] = 100_000,
+    board: Annotated[str, typer.Option(help="Board cards so far: 0, 3, 4 or 5 cards.")] = "",
+    trials: Annotated[int, typer.Option(
+        min=1, help="Random deals when any hand is unknown.")] = 100_000,
     seed: Annotated[int | None, typer.Option(help="Seed for reproducible Monte Carlo.")] = None,
     lang: Annotated[str | None, typer.Option(help=LANG_HELP)] = None,
 ) -> None:
@@ -72,7 +78,7 @@ def equity(
         else:
             known = [h for h in holes if h is not None]
             result = feltro.exact_equity(known, board)
-            caption = text["boards"].format(n=result.boards)
+            caption = text["boards" if result.boards != 1 else "board"].format(n=result.boards)
     except (feltro.FeltroError, ValueError) as error:
         raise typer.BadParameter(str(error)) from None
     table = Table(caption=caption)

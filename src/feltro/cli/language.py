@@ -6,16 +6,21 @@ import typer
 
 LANG_HELP = "Language: en, pt-PT or pt-BR (default: from the locale, LANG/LC_ALL)."
 
+BOT_NAMES = "random, rules, montecarlo, station, tight"
+"""Every bot, as every help text and error lists them (``feltro.bots.BOT_KINDS``, which a test
+holds this to; spelled out here so that ``feltro --help`` imports no bot)."""
+
 
 def resolve_language(lang: str | None) -> str:
     """*lang* if feltro speaks it, the locale's language when ``None``.
 
     :raises typer.BadParameter: for any other language code.
     """
-    from feltro.i18n import LANGUAGES, language_from_environment
+    from feltro.i18n import LANGUAGES, language_from_environment, t
 
     if lang is None:
         return language_from_environment()
     if lang not in LANGUAGES:
-        raise typer.BadParameter(f"unknown language {lang!r}; use one of {', '.join(LANGUAGES)}")
+        raise typer.BadParameter(t("cli.error.unknown_language", language_from_environment(),
+                                   lang=lang), param_hint="--lang")
     return lang

@@ -16,18 +16,19 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from feltro.cli.language import LANG_HELP, resolve_language
+from feltro.cli.failure import one_line
+from feltro.cli.language import BOT_NAMES, LANG_HELP, resolve_language
 
 if TYPE_CHECKING:
     from feltro.session import Player, Session
     from feltro.store import SeriesStore
     from feltro.tui.app import PlayApp
-    from feltro.tui.datadir import SeriesFolder
+    from feltro.tui.datadir import SeriesFolder, SeriesInfo
 
 _BOT_NAMES = ("Ana", "Rui", "Eva", "Tomé", "Bia", "Caio", "Inês", "Zeca", "Lia", "Duda")
 
 
-def parse_stop_at(text: str, now: datetime) -> datetime:
+def parse_stop_at(text: str, now: datetime, lang: str = "en") -> datetime:
     """``"23:30"`` -> the next 23:30 from *now* (today, or tomorrow if already past); a full
     ISO date-time is taken as it is.
 
@@ -41,7 +42,10 @@ def parse_stop_at(text: str, now: datetime) -> datetime:
     try:
         return datetime.fromisoformat(text.strip())
     except ValueError:
-        raise typer.BadParameter(f"{text!r} is not a time: write HH:MM, e.g. 23:30") from None
+        from feltro.i18n import t
+
+        raise typer.BadParameter(t("cli.error.not_a_time", lang, text=text),
+                                 param_hint="--stop-at") from None
 
 
 def choose_players(
@@ -50,6 +54,7 @@ def choose_players(
     players: int | None,
     bots: str | None,
     level: str,
+    lang: str = "en",
 ) -> list[Player]:
     """The seats: people first (seats 1..), then bots named after :data:`_BOT_NAMES`.
 
@@ -58,11 +63,12 @@ def choose_players(
     :raises typer.BadParameter: for an impossible or contradictory combination.
     """
     from feltro.bots.levels import ALL_KINDS
+    from feltro.i18n import t
     from feltro.session import Player
 
     if level not in ALL_KINDS:
-        raise typer.BadParameter(f"unknown bot level {level!r}: choose one of "
-                                 f"{', '.join(ALL_KINDS)}")
+        raise typer.BadParameter(t("cli.error.unknown_bot", lang, name=level, names=BOT_NAMES),
+                                 param_hint="--level")
     levels: list[str] = []
     count: int | None = None
     if bots is not None:
@@ -72,19 +78,18 @@ def choose_players(
             levels = [b.strip() for b in bots.split(",") if b.strip()]
             bad = [b for b in levels if b not in ALL_KINDS]
             if bad:
-                raise typer.BadParameter(f"unknown bot level {bad[0]!r}: choose one of "
-                                         f"{', '.join(ALL_KINDS)}")
+                raise typer.BadParameter(t("cli.error.unknown_bot", lang, name=bad[0],
+                                           names=BOT_NAMES), param_hint="--bots")
             if len(levels) > 1:
                 count = len(levels)
     if count is None:
         count = players - len(humans) if players is not None else 5 if len(humans) == 1 else 0
     if players is not None and players != len(humans) + count:
-        raise typer.BadParameter(f"--players {players} does not match {len(humans)} "
-                                 f"{'person' if len(humans) == 1 else 'people'} and "
-                                 f"{count} bots")
+        raise typer.BadParameter(t("cli.error.players_mismatch", lang, players=players,
+                                   people=len(humans), bots=count), param_hint="--players")
     total = len(humans) + count
     if not 2 <= total <= 10:
-        raise typer.BadParameter(f"a series needs 2 to 10 players, not {total}")
+        raise typer.BadParameter(t("cli.error.players_range", lang, total=total))
     if not levels:
         levels = [level]
     taken = {h.casefold() for h in humans}
@@ -117,9 +122,9 @@ def _humans(hotseat: str | None, name: str | None, lang: str) -> list[str]:
         return [(name or _default_name(lang)).strip()[:20] or t("app.player", lang)]
     names = [n.strip()[:20] for n in hotseat.split(",") if n.strip()]
     if not names:
-        raise typer.BadParameter("--hotseat needs names, e.g. --hotseat Ana,Rui")
+        raise typer.BadParameter(t("cli.error.hotseat_names", lang), param_hint="--hotseat")
     if len({n.casefold() for n in names}) != len(names):
-        raise typer.BadParameter("--hotseat: every player needs a different name")
+        raise typer.BadParameter(t("cli.error.hotseat_unique", lang), param_hint="--hotseat")
     return names
 
 
@@ -129,11 +134,10 @@ def play(
         min=2, max=10, help="Players at the table, people and bots (2-10; default: you + 5 "
                             "bots).")] = None,
     bots: Annotated[str | None, typer.Option(
-        help="How many bots, or their levels: random, rules, montecarlo (one for all, or "
-             "one per bot: rules,montecarlo,random).")] = None,
+        help=f"How many bots, or which: {BOT_NAMES} (one for all, or one per bot: "
+             "rules,montecarlo,random).")] = None,
     level: Annotated[str, typer.Option(
-        help="The bots' level when --bots gives only a number: random, rules or "
-             "montecarlo.")] = "rules",
+        help=f"Which bots when --bots gives only a number: {BOT_NAMES}.")] = "rules",
     hotseat: Annotated[str | None, typer.Option(
         help="Several people at one keyboard: NAME,NAME,... (a privacy screen between "
              "turns).")] = None,
@@ -151,7 +155,7 @@ def play(
     resume: Annotated[bool, typer.Option(
         "--resume", help="Continue the last interrupted series (or --series ID).")] = False,
     series: Annotated[str | None, typer.Option(
-        help="With --resume: which series (an id from `feltro history`).")] = None,
+        help="With --resume: which series (an id that feltro history lists).")] = None,
     delay: Annotated[float, typer.Option(
         min=0.0, max=5.0, help="Seconds each bot action stays on screen before the next.")]
     = 0.7,
@@ -159,25 +163,29 @@ def play(
     """Play a whole series in the terminal: you against bots, or friends around one screen."""
     from feltro.errors import FeltroError
     from feltro.i18n import t
-    from feltro.tui.datadir import data_dir, find_series, new_series_folder
+    from feltro.tui.datadir import data_dir, new_series_folder
 
     language = resolve_language(lang)
     root = data_dir()
     try:
+        if not resume and series is None:
+            choice = _offer_unfinished(root, language)
+            if choice == "quit":
+                return
+            if choice is not None:
+                resume, series = True, choice
         if resume:
-            folder = find_series(root, series) if series else _last_unfinished(root)
-            if folder is None:
-                typer.echo(t("cli.nothing_to_resume", language), err=True)
-                raise typer.Exit(1)
+            folder = _series_to_resume(root, series, language)
             session, store = _resume(folder)
             players_lang = folder.read_players()[1]
             if lang is None and players_lang:
                 language = players_lang
         else:
             humans = _humans(hotseat, name, language)
-            seats = choose_players(humans=humans, players=players, bots=bots, level=level)
+            seats = choose_players(humans=humans, players=players, bots=bots, level=level,
+                                   lang=language)
             now = datetime.now()
-            stop = parse_stop_at(stop_at, now) if stop_at else None
+            stop = parse_stop_at(stop_at, now, language) if stop_at else None
             folder = new_series_folder(root, now)
             session, store = _create(folder, seats, seed, stop, hands, stack, language)
     except (FeltroError, OSError) as exc:  # a damaged log, a folder we cannot write
@@ -224,13 +232,75 @@ def _resume(folder: SeriesFolder) -> tuple[Session, SeriesStore]:
         raise
 
 
-def _last_unfinished(root: Path) -> SeriesFolder | None:
+def _unfinished(root: Path) -> list[SeriesInfo]:
+    """The series that can be continued, newest first."""
     from feltro.tui.datadir import list_series
 
-    for info in list_series(root):
-        if not info.over and info.problem is None:
-            return info.folder
-    return None
+    return [info for info in list_series(root) if not info.over and info.problem is None]
+
+
+def _series_to_resume(root: Path, key: str | None, lang: str) -> SeriesFolder:
+    """The series ``--resume [--series KEY]`` means.
+
+    :raises typer.Exit: (after saying why and listing the resumable ones) if there is none.
+    """
+    from feltro.i18n import t
+    from feltro.tui.datadir import find_series
+
+    unfinished = _unfinished(root)
+    if key is None:
+        if not unfinished:
+            typer.echo(t("cli.nothing_to_resume", lang), err=True)
+            raise typer.Exit(1)
+        return unfinished[0].folder
+    folder = find_series(root, key)
+    if folder is not None and any(info.folder == folder for info in unfinished):
+        return folder
+    if unfinished:
+        ids = ", ".join(info.folder.id for info in unfinished)
+        typer.echo(t("cli.resume.unknown_series", lang, id=key, ids=ids), err=True)
+    else:
+        typer.echo(t("cli.resume.unknown_series_none", lang, id=key), err=True)
+    raise typer.Exit(1)
+
+
+def _can_ask() -> bool:
+    """Whether a person can answer a question on this terminal."""
+    import sys
+
+    return sys.stdin.isatty() and sys.stdout.isatty()
+
+
+def _offer_unfinished(root: Path, lang: str) -> str | None:
+    """Before a new series: offer to continue the newest unfinished one.
+
+    Returns that series' id (continue it), ``"quit"``, or ``None`` (start a new series). When
+    nobody can answer, a new series starts and the unfinished ones are said, not hidden.
+    """
+    from feltro.i18n import t
+
+    unfinished = _unfinished(root)
+    if not unfinished:
+        return None
+    newest = unfinished[0]
+    names = ", ".join(p.name for p in newest.players)
+    typer.echo(t("cli.resume.offer", lang, id=newest.folder.id, players=names,
+                 hands=newest.hands))
+    if len(unfinished) > 1:
+        typer.echo(t("cli.resume.offer_more", lang, count=len(unfinished) - 1))
+    if not _can_ask():
+        return None
+    answers = {t("cli.resume.answer_continue", lang): newest.folder.id,
+               t("cli.resume.answer_new", lang): None,
+               t("cli.resume.answer_quit", lang): "quit",
+               "c": newest.folder.id, "n": None, "q": "quit"}
+    while True:
+        try:
+            answer = input(t("cli.resume.choices", lang) + " ").strip().casefold()[:1]
+        except EOFError:
+            return "quit"
+        if answer in answers:
+            return answers[answer]
 
 
 def save_hand(folder: SeriesFolder, session: Session) -> None:
@@ -265,35 +335,105 @@ def history(
     text: Annotated[bool, typer.Option(
         "--text", help="Print every step of the hand instead of the interactive viewer.")]
     = False,
+    delete: Annotated[bool, typer.Option(
+        "--delete", help="Delete that series (its log and its saved hands).")] = False,
+    finish: Annotated[bool, typer.Option(
+        "--finish", help="End that unfinished series now: the hand in progress is played out "
+                         "with checks (a player facing a bet folds), then the biggest stack "
+                         "wins (G6).")] = False,
     lang: Annotated[str | None, typer.Option(help=LANG_HELP)] = None,
 ) -> None:
-    """List past series, the hands of one, or step through one hand."""
+    """List past series, the hands of one, or step through one hand; delete or finish a
+    series."""
     import feltro.tui.historyview as historyview
+    from feltro.errors import FeltroError
+    from feltro.i18n import t
     from feltro.tui.datadir import data_dir, find_series, list_series
 
     language = resolve_language(lang)
     root = data_dir()
     if series is None:
+        if delete or finish:
+            typer.echo(t("history.which_series", language), err=True)
+            raise typer.Exit(1)
         historyview.print_series(list_series(root), root, language)
         return
     folder = find_series(root, series)
     if folder is None:
-        from feltro.i18n import t
-
         typer.echo(t("history.no_series", language, id=series), err=True)
         raise typer.Exit(1)
+    if delete or finish:
+        if hand is not None or (delete and finish):
+            typer.echo(t("history.delete_or_finish", language), err=True)
+            raise typer.Exit(1)
+        if delete:
+            _delete_series(folder, language)
+        else:
+            _finish_series(folder, language)
+        return
     if hand is None:
         historyview.print_hands(folder, language)
         return
     if hand not in folder.hand_numbers():
-        from feltro.i18n import t
-
         typer.echo(t("history.no_hand", language, id=folder.id, hand=hand), err=True)
         raise typer.Exit(1)
-    if text:
-        historyview.print_steps(folder, hand, language)
-    else:
-        historyview.HistoryApp(folder, hand, language).run()
+    try:
+        if text:
+            historyview.print_steps(folder, hand, language)
+        else:
+            historyview.HistoryApp(folder, hand, language).run()
+    except (FeltroError, OSError, ValueError) as exc:
+        typer.echo(t("history.damaged_file", language, path=str(folder.hand_file(hand)),
+                     problem=one_line(str(exc))), err=True)
+        raise typer.Exit(1) from None
+
+
+def _delete_series(folder: SeriesFolder, lang: str) -> None:
+    """Remove *folder*'s series, unless a game is playing it right now."""
+    import shutil
+
+    from feltro.errors import StoreError
+    from feltro.i18n import t
+    from feltro.store import SeriesStore
+
+    try:
+        SeriesStore.open(folder.log).close()  # refuses while another process plays it
+    except StoreError as exc:
+        if "lock" in str(exc).casefold() or "another" in str(exc).casefold():
+            typer.echo(f"feltro: {exc}", err=True)
+            raise typer.Exit(1) from None
+    shutil.rmtree(folder.path)
+    typer.echo(t("history.deleted", lang, id=folder.id))
+
+
+def _finish_series(folder: SeriesFolder, lang: str) -> None:
+    """End *folder*'s series now (G6): the hand in progress is checked down (a player facing
+    a bet folds), then the biggest stack wins; the hands are saved as the game saves them."""
+    from feltro.actions import CHECK, FOLD
+    from feltro.errors import FeltroError
+    from feltro.i18n import t
+
+    try:
+        session, store = _resume(folder)
+    except FeltroError as exc:
+        typer.echo(f"feltro: {exc}", err=True)
+        raise typer.Exit(1) from None
+    try:
+        if session.is_over:
+            typer.echo(t("history.already_over", lang, id=folder.id))
+            return
+        _save_missing(folder, session)
+        if session.in_hand:
+            while session.in_hand and session.to_act is not None:
+                store.act(CHECK if session.legal().can_check else FOLD, session.to_act)
+            save_hand(folder, session)
+        store.request_stop()
+        session.next_hand()
+        outcome = session.outcome
+        names = ", ".join(session.players[s].name for s in outcome.winners) if outcome else ""
+        typer.echo(t("history.finished", lang, id=folder.id, names=names))
+    finally:
+        store.close()
 
 
 def register(app: typer.Typer) -> None:

@@ -42,8 +42,12 @@ def replay_results(paths: list[Path]) -> Iterator[tuple[str, dict[str, Any], boo
         try:
             hands = read_hands(path)
         except (OSError, FeltroError) as exc:
-            message = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
-            yield str(path), {"error": f"cannot read {path}: {message}", "action": None}, False
+            if isinstance(exc, OSError):
+                error = f"cannot read {path}: {exc.strerror or exc}"
+            else:  # the history's own error already names the file
+                error = f"cannot read {exc}" if str(path) in str(exc) else \
+                    f"cannot read {path}: {exc}"
+            yield str(path), {"error": error, "action": None}, False
             continue
         for label, record in hands:
             try:

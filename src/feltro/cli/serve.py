@@ -64,6 +64,34 @@ def _raise_file_limit(wanted: int = 8192) -> None:
         resource.setrlimit(resource.RLIMIT_NOFILE, (target, hard))
 
 
+def _check_can_serve(folder: Path, bind: str, port: int) -> None:
+    """Say in one line, before the server starts, what would stop it: a data folder that
+    cannot be made or written, or a port already taken.
+
+    :raises typer.BadParameter: naming the option to change.
+    """
+    from feltro.i18n import language_from_environment, t
+
+    lang = language_from_environment()
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        probe = folder / ".feltro-write-test"
+        probe.write_bytes(b"")
+        probe.unlink()
+    except OSError as exc:
+        raise typer.BadParameter(t("cli.error.cannot_write", lang, path=str(folder),
+                                   reason=exc.strerror or str(exc)),
+                                 param_hint="--data") from None
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as probe_socket:
+        probe_socket.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            probe_socket.bind((bind, port))
+        except OSError as exc:
+            raise typer.BadParameter(t("cli.error.port_taken", lang, port=port,
+                                       reason=exc.strerror or str(exc)),
+                                     param_hint="--port") from None
+
+
 def serve(
     *,
     port: Annotated[int, typer.Option(envvar="FELTRO_PORT", min=1, max=65535,
@@ -87,8 +115,15 @@ def serve(
     log_level: Annotated[str, typer.Option(help="uvicorn log level.")] = "warning",
 ) -> None:
     """Host a home game that friends join from their phones (no accounts, no internet)."""
-    import segno
-    import uvicorn
+    try:
+        import segno
+        import uvicorn
+    except ImportError as exc:  # `make play` installs the game only, not the server
+        from feltro.i18n import language_from_environment, t
+
+        typer.echo(t("cli.error.needs_extra", language_from_environment(), extra="server",
+                     module=exc.name or "?"), err=True)
+        raise typer.Exit(1) from None
 
     from feltro.server.app import ServerConfig, create_app
     from feltro.server.archive import Lifecycle
@@ -98,6 +133,7 @@ def serve(
     address = lan_address() if lan else "127.0.0.1"
     url = f"http://{address}:{port}/"
     folder = data or default_data_dir()
+    _check_can_serve(folder, bind, port)
     config = ServerConfig(data_dir=folder, public_url=url if lan else None,
                           allowed_origins=tuple(allow_origin or ()),
                           allowed_hosts=allowed_host_names([address, *(host_name or ())]),

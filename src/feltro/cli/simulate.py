@@ -70,7 +70,11 @@ def bot_kinds(choice: str, seats: tuple[int, ...]) -> dict[int, str]:
     if choice == "mix":
         return {seat: _MIX[i % len(_MIX)] for i, seat in enumerate(seats)}
     if choice not in BOT_KINDS:
-        raise ValueError(f"unknown bots {choice!r}: choose mix or one of {', '.join(BOT_KINDS)}")
+        from feltro.cli.language import BOT_NAMES
+        from feltro.i18n import language_from_environment, t
+
+        raise ValueError(t("cli.error.unknown_bot", language_from_environment(), name=choice,
+                           names="mix, " + BOT_NAMES))
     return dict.fromkeys(seats, choice)
 
 
@@ -134,7 +138,8 @@ def simulate(
     log: Annotated[Path | None, typer.Option(
         help="Write one JSON line per hand and a final line to this file.")] = None,
     bots: Annotated[str, typer.Option(
-        help="Bots: mix (tight, random, station in turn), random, tight or station.")] = "mix",
+        help="Bots: mix (tight, random, station in turn), or one for all: random, rules, "
+             "montecarlo, station, tight.")] = "mix",
     db: Annotated[Path | None, typer.Option(
         help="Durable SQLite log; if the file exists the series resumes from it.")] = None,
     stack: Annotated[int, typer.Option(min=1, help="Starting stack (G2).")] = 200,
@@ -218,7 +223,15 @@ class _jsonl:  # noqa: N801 - used as a context manager, reads like a function
 
     def __enter__(self) -> IO[str] | None:
         if self.path is not None:
-            self.handle = self.path.open("w", encoding="utf-8")
+            try:
+                self.handle = self.path.open("w", encoding="utf-8")
+            except OSError as exc:
+                from feltro.i18n import language_from_environment, t
+
+                reason = exc.strerror or str(exc)
+                raise typer.BadParameter(t("cli.error.cannot_write", language_from_environment(),
+                                           path=str(self.path), reason=reason),
+                                         param_hint="--log") from None
         return self.handle
 
     def __exit__(self, *exc: object) -> None:

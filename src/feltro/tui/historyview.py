@@ -183,12 +183,12 @@ def print_hands(folder: SeriesFolder, lang: str) -> None:
     table.add_column(t("history.winners", lang))
     bots = _bot_seats(folder)
     for number in folder.hand_numbers():
-        record = folder.load_hand(number)
-        names = _names(record, bots, lang)
         try:
+            record = folder.load_hand(number)
+            names = _names(record, bots, lang)
             steps = hand_steps(record)
-        except Exception as exc:  # a damaged file is listed, not fatal
-            table.add_row(str(number), str(exc)[:40], "", "")
+        except (FeltroError, OSError, ValueError):  # a damaged file is listed, not fatal
+            table.add_row(str(number), t("history.damaged_hand", lang), "", "")
             continue
         final = steps[-1].hand
         winners = []
@@ -196,9 +196,12 @@ def print_hands(folder: SeriesFolder, lang: str) -> None:
         if final.is_over:
             result = final.result()
             pot = sum(p.amount for p in result.pots)
-            for p, net in enumerate(result.net):
-                if net > 0:
-                    winners.append(f"{names[p]} +{net}")
+            # What each winner collects, as the game's log and result say it ("Rui +24").
+            won: dict[int, int] = {}
+            for each in result.pots:
+                for p, share in zip(each.winners, each.shares, strict=True):
+                    won[p] = won.get(p, 0) + share
+            winners = [f"{names[p]} +{amount}" for p, amount in won.items() if amount]
         table.add_row(str(number), cards_text(final.board), str(pot), ", ".join(winners))
     console.print(table)
     console.print(t("history.hand_usage", lang, id=folder.id))

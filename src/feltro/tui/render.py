@@ -29,6 +29,7 @@ from feltro.tui.text import (
     merge_pots,
     pot_lines,
     pot_name,
+    rank_label,
 )
 
 __all__ = [
@@ -282,8 +283,41 @@ def showdown(session: Session, lang: str) -> RenderableType:
             else:
                 table.add_row(f"{rank}.", display_name(player, lang), "",
                               Text(t("seat.mucked", lang), style="dim"))
+    why = [Text(line, style="bold") for line in kicker_lines(session, lang)]
     return Group(title, board, Text(""), Text(t("result.show_order", lang), style="dim"),
-                 table, Text(""), *result_lines(session, lang))
+                 table, Text(""), *why, *result_lines(session, lang))
+
+
+def kicker_lines(session: Session, lang: str) -> list[str]:
+    """"Rui wins with A kicker": for each pot won by one player whose hand has the same name
+    as the best other hand shown for it, the side card that decided (P3, P4)."""
+    from feltro.evaluator import evaluate
+
+    summary = session.last_summary
+    if summary is None:
+        return []
+    result = summary.result
+    board = list(session.public_view().board)
+    if len(board) != 5:
+        return []
+    values = {p: evaluate([*map(int, cards), *board]) for p, cards in result.shown.items()
+              if len(cards) == 2}
+    lines: list[str] = []
+    for pot in result.pots:
+        if len(pot.winners) != 1 or pot.winners[0] not in values:
+            continue
+        winner = pot.winners[0]
+        others = [values[p] for p in pot.eligible if p != winner and p in values]
+        if not others:
+            continue
+        rank = values[winner].kicker_over(max(others))
+        if rank is None:
+            continue
+        name = display_name(session.players[summary.seating.order[winner]], lang)
+        line = t("result.kicker", lang, name=name, rank=rank_label(rank))
+        if line not in lines:
+            lines.append(line)
+    return lines
 
 
 def standings_table(rows: Sequence[Standing], session: Session, lang: str) -> Table:

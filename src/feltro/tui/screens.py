@@ -56,11 +56,20 @@ class _Panel(ModalScreen[str]):
         event.stop()
         if event.key in self.CLOSE_KEYS:
             self.dismiss(event.key)
+        elif event.key in _SCROLL_KEYS:
+            body = self.query_one(".panel-body", VerticalScroll)
+            getattr(body, _SCROLL_KEYS[event.key])(animate=False)
         else:
             self.on_other_key(event.key)
 
     def on_other_key(self, key: str) -> None:
         """Keys other than the closing ones (none by default)."""
+
+
+_SCROLL_KEYS = {"up": "scroll_up", "down": "scroll_down", "k": "scroll_up", "j": "scroll_down",
+                "pageup": "scroll_page_up", "pagedown": "scroll_page_down",
+                "home": "scroll_home", "end": "scroll_end"}
+"""A panel longer than the screen (a long hand's log at 80x24) scrolls with these keys."""
 
 
 class ShowdownScreen(_Panel):
@@ -74,9 +83,13 @@ class StandingsScreen(_Panel):
 
 
 class LogScreen(_Panel):
-    """The whole log of the current hand."""
+    """The whole log of the current hand; it opens on the latest lines and scrolls."""
 
     CLOSE_KEYS: ClassVar[frozenset[str]] = frozenset({"escape", "enter", "space", "l"})
+
+    def on_mount(self) -> None:
+        self.call_after_refresh(
+            lambda: self.query_one(".panel-body", VerticalScroll).scroll_end(animate=False))
 
 
 class RulesScreen(_Panel):

@@ -29,7 +29,7 @@ from textual.widgets import RichLog, Static
 
 from feltro.actions import CALL, CHECK, FOLD, Action, Raise
 from feltro.errors import IllegalActionError
-from feltro.hand import SeatView
+from feltro.hand import LegalActions, SeatView
 from feltro.i18n import t
 from feltro.tui import render
 from feltro.tui.screens import (
@@ -63,9 +63,13 @@ class TableScreen(Screen[None]):
         """The seat whose private cards are on screen."""
         self.typed = ""
         self.message: Text | None = None
+        self._cited: tuple[Text | None, str | None] = (None, None)
+        """The refusal on screen and the rule it cites (``?`` opens it)."""
         self._ended_hand = session.hand_number if not session.in_hand else -1
         self._bot_timer_pending = False
         self.fast_forward = False
+        self.keyboard: int | None = None
+        """Hot seat: the person who last took the keyboard behind the privacy screen."""
 
     @property
     def play_app(self) -> PlayApp:
@@ -123,6 +127,8 @@ class TableScreen(Screen[None]):
             return
         seat = session.human_to_act
         assert seat is not None
+        if self.hotseat and self.viewer != seat and self.keyboard == seat:
+            self.viewer = seat  # nobody else has had the keyboard since: no need to pass it
         if self.hotseat and self.viewer != seat:
             self.viewer = None
             self.mode = "privacy"
@@ -136,6 +142,7 @@ class TableScreen(Screen[None]):
 
     def _privacy_done(self, seat: int) -> None:
         self.viewer = seat
+        self.keyboard = seat
         self.advance()
 
     def _deal(self) -> None:
@@ -180,7 +187,7 @@ class TableScreen(Screen[None]):
             # shows each hand go by.
             self.set_timer(0.05, self._continue)
             return
-        if summary is not None and len(summary.result.shown) >= 2:
+        if summary is not None and _at_showdown(session) >= 2:
             self.play_app.show(
                 ShowdownScreen(render.showdown(session, self.lang),
                                t("result.continue", self.lang)),
@@ -227,7 +234,7 @@ class TableScreen(Screen[None]):
                 t("panel.close", self.lang)))
         elif key == "l":
             lines = render.hand_log(self.session, self.lang, self.viewer)
-            self.play_app.show(LogScreen(Group(*lines), t("panel.close", self.lang)))
+            self.play_app.show(LogScreen(Group(*lines), t("panel.scroll", self.lang)))
         elif key == "question_mark":
             self.play_app.show(RulesScreen.build(self.lang, self.cited_rule()))
         elif self.mode == "confirm_fold":
@@ -266,10 +273,10 @@ class TableScreen(Screen[None]):
         elif key in self._keys_for("passive") or (key in ("x", "k") and legal.can_check):
             self._play(CHECK if legal.can_check else CALL)
         elif key in ("x", "k"):
-            self._refuse(refusal("check", view, legal, self.lang))
+            self._refuse(refusal("check", view, legal, self.lang), _rule_of(legal, "check"))
         elif key in _SIZE_KEYS or key in self._keys_for("amount"):
             if not legal.can_raise:
-                self._refuse(refusal("raise", view, legal, self.lang))
+                self._refuse(refusal("raise", view, legal, self.lang), _rule_of(legal, "raise"))
                 return
             if key not in _SIZE_KEYS:
                 self.mode = "amount"
@@ -315,20 +322,31 @@ class TableScreen(Screen[None]):
     def _label(self, action: str) -> Text:
         return _key(t(f"key.{action}", self.lang).upper())
 
-    def _refuse(self, reason: str | None) -> None:
+    def _refuse(self, reason: str | None, rule: str | None = None) -> None:
+        """Show *reason*; *rule* is the rule it cites (as data, never read from the words)."""
         if reason:
             self.message = Text(reason, style="bold red")
-            rule_id = _first_rule(reason)
-            if rule_id is not None:
-                self.message.append("  " + t("rules.open_hint", self.lang, rule=rule_id),
+            cited = rule if rule in _KNOWN_RULES else None
+            self._cited = (self.message, cited)
+            if cited is not None:
+                self.message.append("  " + t("rules.open_hint", self.lang, rule=cited),
                                     style="dim")
             self.refresh_all()
 
     def cited_rule(self) -> str | None:
         """The rule the message on screen cites (a refusal's "(B8)"), if any: ``?`` opens
         the Rules screen at it."""
-        shown = self.message if self.message is not None else self._standing_reason()
-        return _first_rule(shown.plain)
+        if self.message is not None:
+            shown, rule = self._cited
+            return rule if shown is self.message else None
+        return self._standing_rule()
+
+    def _standing_rule(self) -> str | None:
+        """The rule why raising is not offered now (B7, B8, B10), when it is not."""
+        if self.mode != "act" or self._my_view() is None:
+            return None
+        rule = _rule_of(self.session.legal(), "raise")
+        return rule if rule in _KNOWN_RULES else None
 
     def _play(self, action: Action) -> None:
         seat = self.session.human_to_act
@@ -338,7 +356,8 @@ class TableScreen(Screen[None]):
             self.session.act(seat, action)
         except IllegalActionError as exc:
             self.mode = "act"
-            self._refuse(t("refusal.other", self.lang, rule=exc.rule, detail=exc.message))
+            self._refuse(t("refusal.other", self.lang, rule=exc.rule, detail=exc.message),
+                         exc.rule)
             return
         self.message = None
         if self.hotseat:
@@ -445,7 +464,7 @@ class TableScreen(Screen[None]):
             return Text("")
         reason = refusal("raise", view, self.session.legal(), self.lang)
         text = Text(reason or "", style="yellow")
-        rule_id = _first_rule(text.plain)
+        rule_id = self._standing_rule() if reason else None
         if rule_id is not None:
             text.append("  " + t("rules.open_hint", self.lang, rule=rule_id), style="dim")
         return text
@@ -457,12 +476,27 @@ class TableScreen(Screen[None]):
         return keys
 
 
-def _first_rule(text: str) -> str | None:
-    """The first rule id that *text* cites, if it cites one the rules document defines."""
-    from feltro.rules import RULE_IDS, find_rule_ids
+def _known_rules() -> frozenset[str]:
+    from feltro.rules import RULE_IDS
 
-    known = [rule_id for rule_id in find_rule_ids(text) if rule_id in RULE_IDS]
-    return known[0] if known else None
+    return frozenset(RULE_IDS)
+
+
+_KNOWN_RULES = _known_rules()
+
+
+def _rule_of(legal: LegalActions, kind: str) -> str | None:
+    """The rule why *kind* (``check``/``raise``) is not offered, from the engine's data."""
+    detail = legal.refusal_details.get(kind)
+    return detail.rule if detail is not None else None
+
+
+def _at_showdown(session: Session) -> int:
+    """How many players reached the showdown: those who showed and those who mucked (the
+    showdown is shown even when the person at the keyboard mucked)."""
+    from feltro.events import CardsMucked, CardsShown
+
+    return sum(isinstance(e, CardsShown | CardsMucked) for e in session.public_view().events)
 
 
 def _key(label: str) -> Text:

@@ -41,6 +41,7 @@ __all__ = [
     "parse_amount",
     "pot_name",
     "raise_sizes",
+    "rank_label",
     "refusal",
 ]
 
@@ -56,6 +57,12 @@ def card_text(card: int | None) -> Text:
         return Text("▒▒", style="dim")
     suit = card & 3
     return Text(_RANKS[card >> 2] + _SUITS[suit], style=_RED if suit in (1, 2) else _BLACK)
+
+
+def rank_label(rank: int) -> str:
+    """A rank 0..12 as people write it: ``"2"`` .. ``"10"``, ``"J"``, ``"Q"``, ``"K"``, ``"A"``
+    (tens are "10" in every interface's human text; "T" is only the notation typed in)."""
+    return _RANKS[rank]
 
 
 def cards_text(cards: Iterable[int | None], *, slots: int = 0) -> Text:
@@ -140,7 +147,7 @@ class AmountError:
 def parse_amount(text: str, legal: LegalActions) -> int | AmountError:
     """A typed "bet or raise to" total, checked against *legal*; or why it is refused.
 
-    Refused: not a whole number, below the minimum (B6; an all-in for less is the only
+    Refused: below zero, not a whole number, below the minimum (B6; an all-in for less is the only
     exception, B7), above the stack, or raising closed (the refusal's rule).
     """
     raw = text.strip().replace(" ", "")
@@ -149,6 +156,8 @@ def parse_amount(text: str, legal: LegalActions) -> int | AmountError:
         return AmountError("input.closed", {})
     if not raw:
         return AmountError("input.empty", {"min": low, "max": high})
+    if raw.startswith("-") and raw[1:].isdigit() and int(raw[1:]) > 0:
+        return AmountError("input.below_zero", {"text": raw[:12], "min": low})
     if not raw.isdigit():
         return AmountError("input.not_a_number", {"text": text.strip()[:12]})
     amount = int(raw)
@@ -244,7 +253,7 @@ def log_lines(
     current = 0
     name = context.names.__getitem__
     awarded: list[PotAwarded] = []
-    for index, event in enumerate(events):
+    for index, event in _blinds_in_posting_order(events, context):
         for note in (notes or {}).get(index, ()):
             lines.append(Text(note, style="yellow"))
         if isinstance(event, PotAwarded):
@@ -267,6 +276,24 @@ def log_lines(
     for note in (notes or {}).get(len(events), ()):
         lines.append(Text(note, style="yellow"))
     return lines
+
+
+def _blinds_in_posting_order(events: Sequence[Event], context: LogContext,
+                             ) -> list[tuple[int, Event]]:
+    """*events* with their indexes, the opening blinds told small blind first: heads-up the
+    engine lists the big blind's position first, but the button posts the small blind (D6)
+    and people say it first."""
+    indexed = list(enumerate(events))
+    start = 0
+    while start < len(indexed) and isinstance(indexed[start][1], AntePosted):
+        start += 1
+    end = start
+    while end < len(indexed) and isinstance(indexed[end][1], BlindPosted):
+        end += 1
+    blinds = sorted(indexed[start:end], key=lambda item: (
+        0 if item[1].position == context.small_blind  # type: ignore[attr-defined]
+        and item[1].position != context.big_blind else 1))  # type: ignore[attr-defined]
+    return indexed[:start] + blinds + indexed[end:]
 
 
 def pot_lines(pots: Sequence[ShownPot], name: Callable[[int], str], lang: str) -> list[Text]:

@@ -171,7 +171,7 @@ function meParts(table, you, now) {
   if (seat.folded) flags.push(h("span", { class: "tag" }, t("web.seat.folded")));
   if (seat.all_in) flags.push(h("span", { class: "tag" }, t("web.seat.all_in")));
   info.push(h("p", { class: "me-line" },
-    h("strong", {}, you.name || ""), " ",
+    h("strong", {}, you.name || ""), h("span", { class: "sep", "aria-hidden": "true" }, " · "),
     h("span", { class: "seat-stack" }, t("web.hand.your_stack", { n: seat.stack ?? 0 })), " ",
     seat.bet ? h("span", { class: "seat-bet" }, t("web.seat.bet", { n: seat.bet })) : null, " ", flags));
   const hand = table.hand;
@@ -302,7 +302,8 @@ function renderActions(force) {
         if (event.key === "Enter") {
           event.preventDefault();
           const value = Number(number.value);
-          const problem = !Number.isInteger(value) || number.value.trim() === "" ? t("input.not_a_number", { text: number.value })
+          const problem = Number.isInteger(value) && value < 0 ? t("input.below_zero", { text: number.value.trim(), min: sizes.min })
+            : !Number.isInteger(value) || number.value.trim() === "" ? t("input.not_a_number", { text: number.value })
             : value < sizes.min ? t("input.below_min", { amount: value, min: sizes.min })
               : value > sizes.max ? t("input.above_stack", { amount: value, max: sizes.max }) : null;
           if (problem) {

@@ -143,10 +143,11 @@ export function lastActionText(table, seat) {
   return actionText(table, { ...last, seat: seat.seat });
 }
 
-/** Where seat *index* of *count* sits around an ellipse, starting at the bottom centre. */
+/** Where seat *index* of *count* sits around an ellipse, starting at the bottom centre: far
+ * enough in that a whole seat box stays on the felt (the oval's edge is at 50%). */
 function ovalPosition(index, count) {
   const angle = Math.PI / 2 + (2 * Math.PI * index) / count;
-  return { "--x": `${50 + 39 * Math.cos(angle)}%`, "--y": `${50 + 41 * Math.sin(angle)}%` };
+  return { "--x": `${50 + 38 * Math.cos(angle)}%`, "--y": `${50 + 36 * Math.sin(angle)}%` };
 }
 
 /**

@@ -1,0 +1,224 @@
+"""Every ``feltro`` command fails in one line, never with a traceback (issue 10, part 5).
+
+Each command that ``feltro --help`` lists is run through :func:`feltro.cli.main` (what the
+console script runs) with bad paths, damaged files and bad options: stderr must be exactly
+one line, nothing may read "Traceback", and the exit status must not be 0.
+"""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from feltro.cli import app, main
+from feltro.session import Session
+from feltro.tui.app import PlayApp
+from feltro.tui.datadir import list_series
+
+
+@pytest.fixture
+def data(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    folder = tmp_path / "data"
+    monkeypatch.setenv("FELTRO_DATA_DIR", str(folder))
+    monkeypatch.setenv("LANG", "en_US.UTF-8")
+    monkeypatch.delenv("LC_ALL", raising=False)
+    monkeypatch.delenv("LC_MESSAGES", raising=False)
+    return folder
+
+
+@pytest.fixture
+def played(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The full-screen game is replaced: each run plays two hands (the person checks or
+    calls, then leaves mid-way through a third), as a player quitting would."""
+
+    def run(self: PlayApp, *args: Any, **kwargs: Any) -> None:
+        session: Session = self.session
+        for _ in range(2):
+            if not session.in_hand and not session.next_hand():
+                return
+            while session.in_hand:
+                if session.bot_to_act:
+                    session.bot_act()
+                else:
+                    seat = session.human_to_act
+                    assert seat is not None
+                    session.act(seat, session.legal().passive)
+            self.hand_ended(session)
+        session.next_hand()
+
+    monkeypatch.setattr(PlayApp, "run", run)
+
+
+def _run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
+    with pytest.raises(SystemExit) as exit_:
+        main(list(args))
+    out, err = capsys.readouterr()
+    code = exit_.value.code
+    return (code if isinstance(code, int) else 1), out, err
+
+
+def _series(data: Path, capsys: pytest.CaptureFixture[str]) -> str:
+    code, _out, err = _run(capsys, "play", "--seed", "3", "--players", "3", "--name", "Bruno")
+    assert code == 0, err
+    return list_series(data)[0].folder.id
+
+
+def _damage(data: Path, series: str) -> Path:
+    hand = data / "series" / series / "hands" / "0001.phh"
+    hand.write_text("variant = 'NT'\nactions = ['d dh p1 ????', 'p9 cbr zz'\n", encoding="utf-8")
+    return hand
+
+
+def _commands() -> set[str]:
+    names = {c.name or (c.callback.__name__ if c.callback else "") for c in app.registered_commands}
+    names |= {g.name or "" for g in app.registered_groups}
+    return names
+
+
+BAD: list[tuple[str, ...]] = [
+    ("nosuchcommand",),
+    ("evaluate",),
+    ("evaluate", "As", "Kd"),
+    ("evaluate", "Xx", "Kd", "Qh", "Js", "Ts"),
+    ("evaluate", "As", "Kd", "Qh", "Js", "Ts", "--lang", "xx"),
+    ("equity", "AsAh"),
+    ("equity", "AsAh", "AsKs"),
+    ("equity", "AsAh", "KsKh", "--board", "2c"),
+    ("equity", "AsAh", "??", "--trials", "-5"),
+    ("equity", "AsAh", "KsKh", "--bogus"),
+    ("replay",),
+    ("replay", "/nonexistent/dir/x.phh"),
+    ("play", "--players", "1"),
+    ("play", "--players", "x"),
+    ("play", "--stack", "-5"),
+    ("play", "--bots", "genius"),
+    ("play", "--stop-at", "25:99"),
+    ("play", "--hotseat", "Ana,ana"),
+    ("play", "--resume", "--series", "BADID"),
+    ("play", "--lang", "xx"),
+    ("play", "--delay"),
+    ("history", "BADID"),
+    ("history", "1", "99"),
+    ("history", "--delete"),
+    ("history", "1", "1", "--text"),  # the damaged hand file
+    ("serve", "--port", "0"),
+    ("serve", "--port", "x"),
+    ("serve", "--data", "/proc/no/such/folder", "--port", "18097"),
+    ("simulate", "--log", "/nonexistent/dir/x.jsonl", "--seed", "1", "--players", "2",
+     "--stop-after-hands", "1"),
+    ("simulate", "--db", "/nonexistent/dir/x.sqlite", "--seed", "1"),
+    ("simulate", "--db", "DAMAGED", "--seed", "1"),
+    ("simulate", "--players", "11"),
+    ("simulate", "--bots", "genius"),
+    ("bench", "engine", "--hands", "0"),
+    ("bench", "nosuch"),
+]
+
+
+def test_every_command_is_tried() -> None:
+    tried = {args[0] for args in BAD}
+    assert _commands() <= tried, _commands() - tried
+
+
+@pytest.mark.parametrize("args", BAD, ids=" ".join)
+def test_bad_input_is_one_line_and_no_traceback(
+        args: tuple[str, ...], data: Path, played: None, tmp_path: Path,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    series = _series(data, capsys)
+    _damage(data, series)
+    damaged = tmp_path / "damaged.sqlite"
+    damaged.write_bytes(b"this is not a database" * 100)
+    args = tuple(str(damaged) if a == "DAMAGED" else a for a in args)
+    code, out, err = _run(capsys, *args)
+    assert code != 0, (out, err)
+    assert "Traceback" not in out + err
+    # replay's contract: the error is its one JSON line on stdout (feltro replay --help)
+    lines = [line for line in (out if args[0] == "replay" and not err else err).splitlines()
+             if line.strip()]
+    assert len(lines) == 1, (out, err)
+
+
+@pytest.mark.parametrize("args", [(), ("bench",)], ids=repr)
+def test_no_command_shows_the_help(args: tuple[str, ...],
+                                   capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, err = _run(capsys, *args)
+    assert code == 2
+    assert "Usage" in out + err
+    assert "Traceback" not in out + err
+
+
+def test_a_damaged_hand_is_listed_not_fatal(data: Path, played: None,
+                                            capsys: pytest.CaptureFixture[str]) -> None:
+    series = _series(data, capsys)
+    _damage(data, series)
+    code, out, err = _run(capsys, "history", series)
+    assert code == 0, err
+    assert "damaged" in out
+    assert "Traceback" not in out + err
+
+
+def test_errors_speak_the_chosen_language(data: Path, capsys: pytest.CaptureFixture[str],
+                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    code, _out, err = _run(capsys, "play", "--stack", "-5", "--lang", "pt-PT")
+    assert code == 2
+    assert "tem de ser pelo menos 1" in err
+    assert "--stack" in err
+    monkeypatch.setenv("LANG", "pt_BR.UTF-8")
+    code, _out, err = _run(capsys, "simulate", "--players", "x")
+    assert code == 2
+    assert "não é um número inteiro" in err
+    code, _out, err = _run(capsys, "history", "--lang", "xx")
+    assert code == 2
+    assert "idioma desconhecido" in err
+
+
+def test_resume_of_an_unknown_series_lists_the_resumable(
+        data: Path, played: None, capsys: pytest.CaptureFixture[str]) -> None:
+    series = _series(data, capsys)
+    code, _out, err = _run(capsys, "play", "--resume", "--series", "BADID")
+    assert code == 1
+    assert "BADID" in err
+    assert series in err
+
+
+def test_play_offers_the_unfinished_series(data: Path, played: None,
+                                           capsys: pytest.CaptureFixture[str],
+                                           monkeypatch: pytest.MonkeyPatch) -> None:
+    import feltro.cli.play as play
+
+    series = _series(data, capsys)
+    monkeypatch.setattr(play, "_can_ask", lambda: True)
+    monkeypatch.setattr("builtins.input", lambda prompt="": "c")
+    code, out, err = _run(capsys, "play")
+    assert code == 0, err
+    assert series in out
+    assert len(list_series(data)) == 1  # continued, no new series
+    assert list_series(data)[0].hands > 3
+    monkeypatch.setattr("builtins.input", lambda prompt="": "n")
+    code, out, err = _run(capsys, "play", "--seed", "4", "--players", "3")
+    assert code == 0
+    assert len(list_series(data)) == 2
+    monkeypatch.setattr(play, "_can_ask", lambda: False)
+    code, out, err = _run(capsys, "play", "--seed", "5", "--players", "3")
+    assert code == 0
+    assert "1 more unfinished series" in out
+
+
+def test_history_finishes_and_deletes_a_series(data: Path, played: None,
+                                               capsys: pytest.CaptureFixture[str]) -> None:
+    series = _series(data, capsys)
+    assert not list_series(data)[0].over
+    code, out, err = _run(capsys, "history", series, "--finish")
+    assert code == 0, err
+    info = list_series(data)[0]
+    assert info.over
+    assert info.end == "stopped"
+    assert "is over" in out
+    code, out, err = _run(capsys, "history", series, "--delete", "--lang", "pt-PT")
+    assert code == 0, err
+    assert "apagada" in out
+    assert list_series(data) == []
+    shutil.rmtree(data, ignore_errors=True)
