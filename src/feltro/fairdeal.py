@@ -304,3 +304,33 @@ def proofs_from_phh(records: Sequence[tuple[str, HandRecord]]) -> tuple[str, lis
     if table is None:
         raise FairnessFormatError("the file holds no hand")
     return table, proofs
+
+
+# --- a sample night ----------------------------------------------------------------------------
+
+
+def sample_night(hands: int, *, players: int = 4, seed: int = 0,
+                 table: str = "sample") -> FairDealer:
+    """A deterministic night of *hands* hands (everybody checks or calls) dealt by a
+    :class:`FairDealer` whose secrets and contributions come from ``random.Random(seed)``:
+    the fixture of the tests, the benchmark and the examples in ``docs/fairness.md``. Every
+    seat but the last contributes (the last is a bot).
+    """
+    import random
+
+    from feltro.series import Series, SeriesConfig
+
+    rng = random.Random(seed)
+    dealer = FairDealer(table, secret_source=rng.randbytes)
+    config = SeriesConfig.with_players(players, max_hands=hands, starting_stack=10**9)
+    series = Series(config, seed, deck_source=dealer.deck)
+    for number in range(1, hands + 1):
+        dealer.commit(number)
+        for seat in range(1, players):
+            dealer.contribute(number, seat, rng.randbytes(16))
+        hand = series.next_hand()
+        assert hand is not None
+        while not hand.is_over:
+            series.act(hand.legal.passive)
+        dealer.record(number, hand)
+    return dealer

@@ -27,6 +27,7 @@ _COMMAND_MODULES: tuple[str, ...] = (
     "play",
     "serve",
     "simulate",
+    "verify",
 )
 
 for _name in _COMMAND_MODULES:
