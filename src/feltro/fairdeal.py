@@ -28,7 +28,7 @@ import re
 import secrets
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from feltro.cards import Deck
 from feltro.errors import SeriesError
@@ -52,6 +52,9 @@ from feltro.fairness import (
 )
 from feltro.hand import Hand
 from feltro.history.phh import HandRecord
+
+if TYPE_CHECKING:
+    from feltro.series import Series
 
 __all__ = [
     "FairDealer",
@@ -167,6 +170,13 @@ class FairDealer:
         seed = self._proofs[hand].seed
         assert seed is not None
         return {i: position_salt(seed, i) for i in indices}
+
+    def seen_salts(self, hand: int, players: int, position: int,
+                   board_cards: int) -> dict[int, bytes]:
+        """The salts of the cards hand *position* saw: its two hole cards and the first
+        *board_cards* board cards (what its PHH download carries before the reveal)."""
+        indices = [*hole_indices(players, position), *board_indices(players)[:board_cards]]
+        return self.salts(hand, indices)
 
     @property
     def fingerprint_link(self) -> bytes:
@@ -310,11 +320,11 @@ def proofs_from_phh(records: Sequence[tuple[str, HandRecord]]) -> tuple[str, lis
 
 
 def sample_night(hands: int, *, players: int = 4, seed: int = 0,
-                 table: str = "sample") -> FairDealer:
+                 table: str = "sample") -> tuple[FairDealer, Series]:
     """A deterministic night of *hands* hands (everybody checks or calls) dealt by a
     :class:`FairDealer` whose secrets and contributions come from ``random.Random(seed)``:
     the fixture of the tests, the benchmark and the examples in ``docs/fairness.md``. Every
-    seat but the last contributes (the last is a bot).
+    seat but the last contributes (the last is a bot). Returns the dealer and the series.
     """
     import random
 
@@ -333,4 +343,4 @@ def sample_night(hands: int, *, players: int = 4, seed: int = 0,
         while not hand.is_over:
             series.act(hand.legal.passive)
         dealer.record(number, hand)
-    return dealer
+    return dealer, series

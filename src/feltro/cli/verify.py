@@ -19,6 +19,9 @@ from feltro.cli.language import LANG_HELP, resolve_language
 
 __all__ = ["register", "verify_file"]
 
+_SPECIFIC = frozenset({"format", "order", "position", "card", "fingerprint"})
+"""Checks whose (English) detail adds a position, a card or a field to the message."""
+
 
 def verify_file(path: Path, lang: str) -> tuple[int, str]:
     """``(exit status, message)`` of verifying *path*, the message in *lang*."""
@@ -56,9 +59,11 @@ def verify_file(path: Path, lang: str) -> tuple[int, str]:
         return 0, t("verify.ok", lang, hands=verdict.hands, fingerprint=verdict.fingerprint)
     failure = verdict.failure
     what = t(f"verify.check.{failure.check.value}", lang)
-    if failure.hand is None:
-        return 1, t("verify.file_failed", lang, what=what, detail=failure.detail)
-    return 1, t("verify.hand_failed", lang, hand=failure.hand, what=what, detail=failure.detail)
+    line = (t("verify.file_failed", lang, what=what) if failure.hand is None
+            else t("verify.hand_failed", lang, hand=failure.hand, what=what))
+    if failure.check in _SPECIFIC:
+        line += f"\n  {failure.detail}"
+    return 1, line
 
 
 def verify_command(
