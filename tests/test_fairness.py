@@ -142,9 +142,9 @@ def test_contributions_are_taken_in_seat_order() -> None:
 def test_bad_inputs_are_refused() -> None:
     with pytest.raises(ValueError, match="32 bytes"):
         deck_seed(b"short", "t", 1, {})
-    with pytest.raises(ValueError, match="1..64 bytes"):
+    with pytest.raises(ValueError, match=r"1\.\.64 bytes"):
         deck_seed(bytes(32), "t", 1, {1: bytes(65)})
-    with pytest.raises(ValueError, match="1..64 bytes"):
+    with pytest.raises(ValueError, match=r"1\.\.64 bytes"):
         deck_seed(bytes(32), "t", 1, {1: b""})
     with pytest.raises(ValueError, match="seat"):
         deck_seed(bytes(32), "t", 1, {0: b"a"})
@@ -230,7 +230,7 @@ def test_contributions_close_at_the_deal() -> None:
     dealer.contribute(1, 1, b"ok")
     with pytest.raises(ValueError, match="already contributed"):
         dealer.contribute(1, 1, b"again")
-    with pytest.raises(ValueError, match="1..64"):
+    with pytest.raises(ValueError, match=r"1\.\.64"):
         dealer.contribute(1, 2, bytes(65))
     dealer.deck(1)
     with pytest.raises(SeriesError, match="closed"):
@@ -279,6 +279,7 @@ def test_the_proof_round_trips(night: dict[str, Any]) -> None:
 def test_a_prepared_hand_hides_its_secret() -> None:
     proof = prepare_hand(bytes(32), "t", 1, {}, genesis("t"))
     public = unrevealed(proof)
-    assert public.secret is None and public.seed is None
+    assert public.secret is None
+    assert public.seed is None
     with pytest.raises(ValueError, match="revealed"):
         proof_order(public)

@@ -94,13 +94,16 @@ def test_a_changed_card_names_the_hand(tmp_path: Path, night: tuple[FairDealer, 
 
 def test_unreadable_files_get_a_sentence(tmp_path: Path) -> None:
     status, output = _verify(tmp_path / "missing.json")
-    assert status == 2 and output.startswith("Cannot read")
+    assert status == 2
+    assert output.startswith("Cannot read")
     (tmp_path / "x.json").write_text("{not json")
     status, output = _verify(tmp_path / "x.json")
-    assert status == 1 and "not a fairness export" in output
+    assert status == 1
+    assert "not a fairness export" in output
     (tmp_path / "x.phh").write_text("variant = 'NT'\n")
     status, output = _verify(tmp_path / "x.phh")
-    assert status == 1 and "not a fairness export" in output
+    assert status == 1
+    assert "not a fairness export" in output
     (tmp_path / "x.bin").write_bytes(b"\xff\xfe\x00")
     status, output = _verify(tmp_path / "x.bin")
     assert status == 2
@@ -140,13 +143,15 @@ def test_a_download_before_the_reveal_checks_the_cards_seen(
     text = download(dealer, series, 3, reveal=False)
     table, proofs = proofs_from_phh(read_hands_text(text))
     verdict = verify_hands(table, proofs, gaps=True)
-    assert verdict.failure is not None and verdict.failure.check is Check.SECRET
+    assert verdict.failure is not None
+    assert verdict.failure.check is Check.SECRET
     # A card changed in the download is caught by its salted commitment, secret or not.
     changed = re.sub(r"(d db )(\w\w)", lambda m: m.group(1) + ("2c" if m.group(2) != "2c"
                                                               else "3c"), text, count=1)
     table, proofs = proofs_from_phh(read_hands_text(changed))
     verdict = verify_hands(table, proofs, gaps=True)
-    assert verdict.failure is not None and verdict.failure.check is Check.CARD
+    assert verdict.failure is not None
+    assert verdict.failure.check is Check.CARD
     assert verdict.failure.hand == 1
 
 
