@@ -5,17 +5,16 @@ cases)."""
 from __future__ import annotations
 
 import ast
-import copy
 import hashlib
 import hmac
 import json
 from collections import Counter
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from fairkit import TAMPERINGS, tampered
 from feltro.cards import Deck
 from feltro.errors import SeriesError
 from feltro.fairdeal import FairDealer, dealt_cards, sample_night
@@ -54,68 +53,6 @@ def _verdict(export: dict[str, Any]) -> tuple[Check | None, int | None]:
     verdict = verify_hands(table, proofs, claimed)
     return (None, None) if verdict.failure is None else (verdict.failure.check,
                                                          verdict.failure.hand)
-
-
-def _flip(text: str) -> str:
-    """Hex text with its first digit changed."""
-    return ("1" if text[0] == "0" else "0") + text[1:]
-
-
-def _other_card(card: str) -> str:
-    return "2c" if card != "2c" else "3c"
-
-
-def _swap(hands: list[dict[str, Any]]) -> None:
-    hands[2], hands[3] = hands[3], hands[2]
-
-
-def _swap_renumbered(hands: list[dict[str, Any]]) -> None:
-    hands[2], hands[3] = hands[3], hands[2]
-    hands[2]["hand"], hands[3]["hand"] = 3, 4
-
-
-def _drop_links(hands: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """The hands without their ``previous`` links (optional in an export)."""
-    for hand in hands:
-        hand["previous"] = None
-    return hands
-
-
-# name -> (change to the export, the check that must fail, the hand it names)
-TAMPERINGS: dict[str, tuple[Callable[[dict[str, Any]], None], Check, int | None]] = {
-    "secret": (lambda e: e["hands"][2].update(secret=_flip(e["hands"][2]["secret"])),
-               Check.COMMITMENT, 3),
-    "commitment": (lambda e: e["hands"][2].update(commitment=_flip(e["hands"][2]["commitment"])),
-                   Check.COMMITMENT, 3),
-    "seed": (lambda e: e["hands"][2].update(seed=_flip(e["hands"][2]["seed"])), Check.SEED, 3),
-    "contribution": (lambda e: e["hands"][2]["contributions"][0].update(
-        value=_flip(e["hands"][2]["contributions"][0]["value"])), Check.SEED, 3),
-    "contribution dropped": (lambda e: e["hands"][2]["contributions"].pop(), Check.SEED, 3),
-    "position": (lambda e: e["hands"][2]["positions"].__setitem__(
-        7, _flip(e["hands"][2]["positions"][7])), Check.POSITION, 3),
-    "card": (lambda e: e["hands"][2]["dealt"][0].update(
-        card=_other_card(e["hands"][2]["dealt"][0]["card"])), Check.CARD, 3),
-    "hand order": (lambda e: _swap(e["hands"]), Check.ORDER, 4),
-    "hand order renumbered": (lambda e: _swap_renumbered(e["hands"]), Check.CHAIN, 3),
-    "hand order renumbered, links dropped": (lambda e: _swap_renumbered(_drop_links(e["hands"])),
-                                             Check.SEED, 3),
-    "hand missing": (lambda e: e["hands"].pop(1), Check.ORDER, 3),
-    "chain link": (lambda e: e["hands"][2].update(chain=_flip(e["hands"][2]["chain"])),
-                   Check.CHAIN, 3),
-    "previous link": (lambda e: e["hands"][4].update(previous=_flip(e["hands"][4]["previous"])),
-                      Check.CHAIN, 5),
-    "fingerprint": (lambda e: e.update(fingerprint="0000-0000"), Check.FINGERPRINT, None),
-    "table": (lambda e: e.update(table="another"), Check.CHAIN, 1),
-    "secret withheld": (lambda e: e["hands"][2].update(secret=None, seed=None), Check.SECRET, 3),
-    "not an export": (lambda e: e.update(format="something else"), Check.FORMAT, None),
-    "bad hex": (lambda e: e["hands"][1].update(commitment="zz"), Check.FORMAT, None),
-}
-
-
-def tampered(export: dict[str, Any], name: str) -> dict[str, Any]:
-    copied = copy.deepcopy(export)
-    TAMPERINGS[name][0](copied)
-    return copied
 
 
 # --- the construction --------------------------------------------------------------------------

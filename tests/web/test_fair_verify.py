@@ -1,0 +1,146 @@
+"""The browser's own verifier (static/js/verify.js, WebCrypto) on the same nights and the same
+tamperings as the Python one (tests/fairkit.py), in a phone-sized Chromium context, and its
+speed: a 300-hand night in under 3 s.
+
+The page is a small static one served from a temporary folder on 127.0.0.1 (a secure context,
+so ``crypto.subtle`` exists) next to a copy of verify.js; no feltro server is involved.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import functools
+import http.server
+import json
+import shutil
+import sys
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from browserkit import ROOT, new_context
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from fairkit import TAMPERINGS, tampered
+from feltro.fairdeal import sample_night
+from feltro.fairness import read_export, verify_hands
+
+VERIFY_JS = ROOT / "src" / "feltro" / "server" / "static" / "js" / "verify.js"
+PAGE = """<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>verify.js test page</title>
+<meta name="viewport" content="width=device-width, initial-scale=1"></head>
+<body><main><h1>verify.js</h1><p id="state">loading</p></main>
+<script type="module">
+import * as verify from "./static/js/verify.js";
+window.verify = verify;
+document.getElementById("state").textContent = "ready";
+</script></body></html>
+"""
+
+
+class _Quiet(http.server.SimpleHTTPRequestHandler):
+    def log_message(self, format: str, *args: Any) -> None:
+        pass
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    folder = tmp_path_factory.mktemp("verify-site")
+    (folder / "static" / "js").mkdir(parents=True)
+    shutil.copy(VERIFY_JS, folder / "static" / "js" / "verify.js")
+    (folder / "index.html").write_text(PAGE, encoding="utf-8")
+    handler = functools.partial(_Quiet, directory=str(folder))
+    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{httpd.server_address[1]}/index.html"
+    finally:
+        httpd.shutdown()
+        httpd.server_close()
+
+
+@pytest.fixture(scope="module")
+def page(chromium: Any, site: str) -> Iterator[Any]:
+    context = new_context(chromium, phone=True)
+    try:
+        tab = context.new_page()
+        tab.goto(site)
+        tab.wait_for_function("document.getElementById('state').textContent === 'ready'")
+        yield tab
+    finally:
+        context.close()
+
+
+@pytest.fixture(scope="module")
+def night() -> dict[str, Any]:
+    return sample_night(6)[0].export()
+
+
+def browser_verdict(page: Any, export: Any) -> dict[str, Any]:
+    result: dict[str, Any] = page.evaluate("(data) => window.verify.verifySeries(data)", export)
+    return result
+
+
+def python_verdict(export: dict[str, Any]) -> tuple[str | None, int | None]:
+    from feltro.fairness import FairnessFormatError
+
+    try:
+        verdict = verify_hands(*read_export(export))
+    except FairnessFormatError:
+        return "format", None
+    if verdict.failure is None:
+        return None, None
+    return verdict.failure.check.value, verdict.failure.hand
+
+
+def test_the_browser_verifies_a_night(page: Any, night: dict[str, Any]) -> None:
+    result = browser_verdict(page, night)
+    assert result == {"ok": True, "hands": 6, "fingerprint": night["fingerprint"],
+                      "firstFailure": None}
+    # A JSON string is accepted too (a file the player picked).
+    assert browser_verdict(page, json.dumps(night))["ok"] is True
+
+
+@pytest.mark.parametrize("name", sorted(TAMPERINGS))
+def test_both_verifiers_catch_every_tampering(page: Any, night: dict[str, Any],
+                                              name: str) -> None:
+    changed = tampered(night, name)
+    _change, check, hand = TAMPERINGS[name]
+    assert python_verdict(changed) == (check.value, hand)
+    result = browser_verdict(page, changed)
+    assert result["ok"] is False
+    failure = result["firstFailure"]
+    if check.value == "format":
+        assert failure["check"] == "format"
+    else:
+        assert (failure["check"], failure["hand"]) == (check.value, hand), failure
+
+
+def test_the_browser_is_not_the_servers_echo(page: Any, night: dict[str, Any]) -> None:
+    # The export's own fingerprint is not trusted: a consistent but different night gives
+    # a different code, and the browser computes it itself.
+    other = sample_night(6, seed=1)[0].export()
+    mine = browser_verdict(page, other)
+    assert mine["ok"] is True
+    assert mine["fingerprint"] == other["fingerprint"] != night["fingerprint"]
+    stripped = {**night, "fingerprint": None}
+    assert browser_verdict(page, stripped)["fingerprint"] == night["fingerprint"]
+
+
+def test_a_300_hand_night_takes_under_3_s_on_a_phone(page: Any) -> None:
+    export = sample_night(300)[0].export()
+    text = json.dumps(export)
+    elapsed: dict[str, Any] = page.evaluate("""async (text) => {
+        const start = performance.now();
+        const result = await window.verify.verifySeries(text);
+        return { ms: performance.now() - start, ok: result.ok, hands: result.hands };
+    }""", text)
+    assert elapsed["ok"] is True
+    assert elapsed["hands"] == 300
+    assert elapsed["ms"] < 3000, elapsed
+    with contextlib.suppress(OSError):
+        (ROOT / "artifacts").mkdir(exist_ok=True)
+        (ROOT / "artifacts" / "verify-browser-ms.txt").write_text(f"{elapsed['ms']:.0f}\n")
