@@ -30,6 +30,12 @@ def _swap_renumbered(hands: list[dict[str, Any]]) -> None:
     hands[2]["hand"], hands[3]["hand"] = 3, 4
 
 
+def _unsealed_change(hand: dict[str, Any]) -> None:
+    """A contribution changed in a hand whose seals are removed too (an unsealed hand)."""
+    hand["sealed"] = []
+    hand["contributions"][0]["value"] = _flip(hand["contributions"][0]["value"])
+
+
 def _drop_links(hands: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """The hands without their ``previous`` links (optional in an export)."""
     for hand in hands:
@@ -45,7 +51,11 @@ TAMPERINGS: dict[str, tuple[Callable[[dict[str, Any]], None], Check, int | None]
                    Check.COMMITMENT, 3),
     "seed": (lambda e: e["hands"][2].update(seed=_flip(e["hands"][2]["seed"])), Check.SEED, 3),
     "contribution": (lambda e: e["hands"][2]["contributions"][0].update(
-        value=_flip(e["hands"][2]["contributions"][0]["value"])), Check.SEED, 3),
+        value=_flip(e["hands"][2]["contributions"][0]["value"])), Check.CONTRIBUTION, 3),
+    "contribution, seals dropped": (lambda e: _unsealed_change(e["hands"][2]), Check.SEED, 3),
+    "sealed contribution": (lambda e: e["hands"][2]["sealed"][1].update(
+        commitment=_flip(e["hands"][2]["sealed"][1]["commitment"])), Check.CONTRIBUTION, 3),
+    "seal dropped": (lambda e: e["hands"][2]["sealed"].pop(0), Check.CONTRIBUTION, 3),
     "contribution dropped": (lambda e: e["hands"][2]["contributions"].pop(), Check.SEED, 3),
     "position": (lambda e: e["hands"][2]["positions"].__setitem__(
         7, _flip(e["hands"][2]["positions"][7])), Check.POSITION, 3),
@@ -54,7 +64,7 @@ TAMPERINGS: dict[str, tuple[Callable[[dict[str, Any]], None], Check, int | None]
     "hand order": (lambda e: _swap(e["hands"]), Check.ORDER, 4),
     "hand order renumbered": (lambda e: _swap_renumbered(e["hands"]), Check.CHAIN, 3),
     "hand order renumbered, links dropped": (lambda e: _swap_renumbered(_drop_links(e["hands"])),
-                                             Check.SEED, 3),
+                                             Check.CONTRIBUTION, 3),
     "hand missing": (lambda e: e["hands"].pop(1), Check.ORDER, 3),
     "chain link": (lambda e: e["hands"][2].update(chain=_flip(e["hands"][2]["chain"])),
                    Check.CHAIN, 3),

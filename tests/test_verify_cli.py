@@ -26,7 +26,7 @@ runner = CliRunner()
 def night() -> tuple[FairDealer, Series]:
     from feltro.fairdeal import sample_night
 
-    return sample_night(8, players=3, seed=5)
+    return sample_night(8, players=3, seed=5, sealed=False)
 
 
 def _verify(path: Path, *extra: str) -> tuple[int, str]:

@@ -42,10 +42,11 @@ from feltro.fairness import (
     board_indices,
     card_id,
     commitment,
+    contribution_commitment,
     export_series,
     genesis,
     hole_indices,
-    position_salt,
+    position_salts,
     prepare_hand,
     proof_order,
     unrevealed,
@@ -105,6 +106,7 @@ class FairDealer:
         self._secret_source = secret_source
         self._secrets: dict[int, bytes] = {}
         self._contributions: dict[int, dict[int, bytes]] = {}
+        self._sealed: dict[int, dict[int, bytes]] = {}
         self._proofs: dict[int, HandProof] = {}
         self._link = genesis(table)
 
@@ -119,24 +121,54 @@ class FairDealer:
             self._secrets[hand] = secret
         return commitment(self._secrets[hand])
 
+    def seal(self, hand: int, seat: int, digest: bytes) -> None:
+        """Take *seat*'s sealed contribution (:func:`~feltro.fairness.contribution_commitment`)
+        for hand *hand*: after :meth:`commit`, before any contribution is revealed. Once a hand
+        has seals, only sealed seats may contribute, each exactly what it sealed.
+
+        :raises SeriesError: if the hand has no commitment, is dealt, or reveals have begun.
+        :raises ValueError: for a digest that is not 32 bytes, or a second seal.
+        """
+        self._open(hand)
+        if self._contributions.get(hand):
+            raise SeriesError(f"hand {hand}: contributions are being revealed; seals are closed")
+        if not isinstance(digest, bytes) or len(digest) != 32:
+            raise ValueError("a sealed contribution is a 32-byte SHA-256 digest")
+        self._check_seat(seat)
+        seals = self._sealed.setdefault(hand, {})
+        if seat in seals:
+            raise ValueError(f"seat {seat} already sealed its contribution to hand {hand}")
+        seals[seat] = digest
+
     def contribute(self, hand: int, seat: int, value: bytes) -> None:
         """Add *seat*'s randomness to hand *hand* (after :meth:`commit`, before the deal).
 
         :raises SeriesError: if the hand has no commitment yet or is already dealt.
-        :raises ValueError: for an empty or too long contribution, or a second one.
+        :raises ValueError: for an empty or too long contribution, a second one, or one that
+            is not what the seat sealed.
         """
+        self._open(hand)
+        if not isinstance(value, bytes) or not 1 <= len(value) <= CONTRIBUTION_MAX:
+            raise ValueError(f"a contribution is 1..{CONTRIBUTION_MAX} bytes")
+        self._check_seat(seat)
+        taken = self._contributions.setdefault(hand, {})
+        if seat in taken:
+            raise ValueError(f"seat {seat} already contributed to hand {hand}")
+        seals = self._sealed.get(hand)
+        if seals and seals.get(seat) != contribution_commitment(self.table, hand, seat, value):
+            raise ValueError(f"seat {seat}: the contribution is not the one it sealed")
+        taken[seat] = value
+
+    def _open(self, hand: int) -> None:
         if hand in self._proofs:
             raise SeriesError(f"hand {hand} is already dealt: its contributions are closed")
         if hand not in self._secrets:
             raise SeriesError(f"hand {hand} has no commitment yet: contributions come after it")
-        if not isinstance(value, bytes) or not 1 <= len(value) <= CONTRIBUTION_MAX:
-            raise ValueError(f"a contribution is 1..{CONTRIBUTION_MAX} bytes")
+
+    @staticmethod
+    def _check_seat(seat: int) -> None:
         if type(seat) is not int or not 1 <= seat <= 255:
             raise ValueError(f"not a seat: {seat!r}")
-        taken = self._contributions.setdefault(hand, {})
-        if seat in taken:
-            raise ValueError(f"seat {seat} already contributed to hand {hand}")
-        taken[seat] = value
 
     def deck(self, hand: int) -> Deck:
         """Deal hand *hand*: fix the seed, publish the positions, and return the deck.
@@ -148,7 +180,8 @@ class FairDealer:
             raise SeriesError(f"the fair dealer deals hand {expected} next, not hand {hand}")
         self.commit(hand)
         proof = prepare_hand(self._secrets[hand], self.table, hand,
-                             self._contributions.get(hand, {}), self._link)
+                             self._contributions.get(hand, {}), self._link,
+                             self._sealed.get(hand, {}))
         self._proofs[hand] = proof
         self._link = proof.chain
         return Deck(proof_order(proof))
@@ -169,7 +202,8 @@ class FairDealer:
         """The salts of deck *indices* of hand *hand*: for the player who sees those cards."""
         seed = self._proofs[hand].seed
         assert seed is not None
-        return {i: position_salt(seed, i) for i in indices}
+        salts = position_salts(seed)
+        return {i: salts[i] for i in indices}
 
     def seen_salts(self, hand: int, players: int, position: int,
                    board_cards: int) -> dict[int, bytes]:
@@ -202,6 +236,7 @@ def with_fair_fields(record: HandRecord, proof: HandProof, table: str,
         "commitment": proof.commitment.hex(),
         "contributions": [f"{seat}:{value.hex()}" for seat, value in
                           proof.contributions.items()],
+        "sealed": [f"{seat}:{digest.hex()}" for seat, digest in proof.sealed.items()],
         "positions": [p.hex() for p in proof.positions],
         "previous": (proof.previous or b"").hex(),
         "chain": proof.chain.hex(),
@@ -310,6 +345,7 @@ def proofs_from_phh(records: Sequence[tuple[str, HandRecord]]) -> tuple[str, lis
             seed=_hex_field(fair, "seed", label) if "seed" in fair else None,
             dealt=phh_dealt_cards(record),
             salts=dict(_pairs(fair, "salts", label)),
+            sealed=dict(_pairs(fair, "sealed", label)),
         ))
     if table is None:
         raise FairnessFormatError("the file holds no hand")
@@ -319,12 +355,13 @@ def proofs_from_phh(records: Sequence[tuple[str, HandRecord]]) -> tuple[str, lis
 # --- a sample night ----------------------------------------------------------------------------
 
 
-def sample_night(hands: int, *, players: int = 4, seed: int = 0,
-                 table: str = "sample") -> tuple[FairDealer, Series]:
+def sample_night(hands: int, *, players: int = 4, seed: int = 0, table: str = "sample",
+                 sealed: bool = True) -> tuple[FairDealer, Series]:
     """A deterministic night of *hands* hands (everybody checks or calls) dealt by a
     :class:`FairDealer` whose secrets and contributions come from ``random.Random(seed)``:
     the fixture of the tests, the benchmark and the examples in ``docs/fairness.md``. Every
-    seat but the last contributes (the last is a bot). Returns the dealer and the series.
+    seat but the last contributes (the last is a bot), sealing first if *sealed*. Returns the
+    dealer and the series.
     """
     import random
 
@@ -336,8 +373,12 @@ def sample_night(hands: int, *, players: int = 4, seed: int = 0,
     series = Series(config, seed, deck_source=dealer.deck)
     for number in range(1, hands + 1):
         dealer.commit(number)
-        for seat in range(1, players):
-            dealer.contribute(number, seat, rng.randbytes(16))
+        values = {seat: rng.randbytes(16) for seat in range(1, players)}
+        if sealed:
+            for seat, value in values.items():
+                dealer.seal(number, seat, contribution_commitment(table, number, seat, value))
+        for seat, value in values.items():
+            dealer.contribute(number, seat, value)
         hand = series.next_hand()
         assert hand is not None
         while not hand.is_over:

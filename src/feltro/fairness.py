@@ -52,6 +52,7 @@ __all__ = [
     "card_text",
     "chain_link",
     "commitment",
+    "contribution_commitment",
     "deal_commitment",
     "deck_order",
     "deck_seed",
@@ -62,7 +63,9 @@ __all__ = [
     "message",
     "position_commitment",
     "position_commitments",
+    "hkdf_sha256",
     "position_salt",
+    "position_salts",
     "prepare_hand",
     "proof_from_dict",
     "proof_order",
@@ -197,9 +200,28 @@ def deck_order(seed: bytes) -> tuple[int, ...]:
     return tuple(deck)
 
 
+def hkdf_sha256(key: bytes, info: bytes, length: int) -> bytes:
+    """HKDF-SHA256 (RFC 5869) with a salt of 32 zero bytes: extract, then expand to *length*
+    bytes (at most 8160)."""
+    prk = _hmac(bytes(32), key)
+    out, block, counter = b"", b"", 1
+    while len(out) < length:
+        block = _hmac(prk, block + info + _u8(counter))
+        out += block
+        counter += 1
+    return out[:length]
+
+
+def position_salts(seed: bytes) -> tuple[bytes, ...]:
+    """The 52 salts: ``HKDF-SHA256(seed, info=msg("salts"))``, 52 * 32 bytes cut in order.
+    ``salt_i`` is given to whoever sees the card at deck position *i*."""
+    data = hkdf_sha256(seed, message("salts"), 32 * DECK_SIZE)
+    return tuple(data[32 * i:32 * i + 32] for i in range(DECK_SIZE))
+
+
 def position_salt(seed: bytes, index: int) -> bytes:
-    """``salt_i = HMAC-SHA256(seed, msg("salt", u8(i)))``: revealed to whoever sees card i."""
-    return _hmac(seed, message("salt", _u8(index)))
+    """``salt_i`` alone (see :func:`position_salts`)."""
+    return position_salts(seed)[index]
 
 
 def position_commitment(salt: bytes, index: int, card: int) -> bytes:
@@ -209,8 +231,8 @@ def position_commitment(salt: bytes, index: int, card: int) -> bytes:
 
 def position_commitments(seed: bytes, order: Sequence[int]) -> tuple[bytes, ...]:
     """Every ``P_i`` of the deck *order* (52 hashes, published at the deal)."""
-    return tuple(position_commitment(position_salt(seed, i), i, card)
-                 for i, card in enumerate(order))
+    salts = position_salts(seed)
+    return tuple(position_commitment(salts[i], i, card) for i, card in enumerate(order))
 
 
 def deal_commitment(positions: Sequence[bytes]) -> bytes:
@@ -221,6 +243,13 @@ def deal_commitment(positions: Sequence[bytes]) -> bytes:
 def genesis(table: str) -> bytes:
     """The link before hand 1: ``SHA-256(msg("genesis", table))``."""
     return _sha(message("genesis", table.encode()))
+
+
+def contribution_commitment(table: str, hand: int, seat: int, value: bytes) -> bytes:
+    """``SHA-256(msg("contribution", table, u64(hand), u8(seat), value))``: a contribution
+    *sealed* before any is revealed, so that nobody (the host's own seat included) can choose
+    theirs after seeing the others'."""
+    return _sha(message("contribution", table.encode(), _u64(hand), _u8(seat), value))
 
 
 def chain_link(previous: bytes, hand: int, commit: bytes, contributions: Mapping[int, bytes],
@@ -275,6 +304,8 @@ class HandProof:
     """``(deck index, card id)`` of every card the hand showed anyone (hole and board cards)."""
     salts: Mapping[int, bytes] = field(default_factory=dict)
     """Deck index -> salt, for the cards a player saw (a PHH download before the reveal)."""
+    sealed: Mapping[int, bytes] = field(default_factory=dict)
+    """Seat -> :func:`contribution_commitment`, when the contributions were sealed first."""
     previous: bytes | None = None
     """The chain link before this hand (carried by a player's download, which may skip hands;
     a series export leaves it out: the previous hand gives it)."""
@@ -283,6 +314,7 @@ class HandProof:
         object.__setattr__(self, "contributions",
                            MappingProxyType(dict(sorted(self.contributions.items()))))
         object.__setattr__(self, "salts", MappingProxyType(dict(self.salts)))
+        object.__setattr__(self, "sealed", MappingProxyType(dict(sorted(self.sealed.items()))))
 
     @property
     def deal(self) -> bytes:
@@ -295,7 +327,7 @@ class HandProof:
 
 
 def prepare_hand(secret: bytes, table: str, hand: int, contributions: Mapping[int, bytes],
-                 previous: bytes) -> HandProof:
+                 previous: bytes, sealed: Mapping[int, bytes] | None = None) -> HandProof:
     """The proof of hand *hand* at the deal, secret and seed included: publish
     :func:`unrevealed` of it until the reveal, and deal :func:`proof_order` of it.
 
@@ -307,7 +339,7 @@ def prepare_hand(secret: bytes, table: str, hand: int, contributions: Mapping[in
     link = chain_link(previous, hand, commit, contributions, deal_commitment(positions))
     return HandProof(hand=hand, commitment=commit, contributions=contributions,
                      positions=positions, chain=link, secret=secret, seed=seed,
-                     previous=previous)
+                     previous=previous, sealed=sealed or {})
 
 
 def proof_order(proof: HandProof) -> tuple[int, ...]:
@@ -336,7 +368,7 @@ class Check(StrEnum):
     ORDER = "order"
     """Hands are missing, repeated or out of order."""
     CONTRIBUTION = "contribution"
-    """A contribution is empty, too long or on a bad seat."""
+    """A contribution is empty, too long, on a bad seat, or not the one its seat sealed."""
     SECRET = "secret"
     """The secret is not revealed (the hand cannot be checked yet)."""
     COMMITMENT = "commitment"
@@ -395,6 +427,13 @@ def _check_hand(table: str, proof: HandProof, previous: bytes) -> Failure | None
                           proof.deal)
     except ValueError as exc:
         return fail(Check.CONTRIBUTION, str(exc))
+    for seat, value in proof.contributions.items():
+        if proof.sealed and seat not in proof.sealed:
+            return fail(Check.CONTRIBUTION, f"seat {seat} contributed without sealing first")
+        if seat in proof.sealed and \
+                contribution_commitment(table, proof.hand, seat, value) != proof.sealed[seat]:
+            return fail(Check.CONTRIBUTION, f"seat {seat}'s contribution is not the one it "
+                                            f"sealed")
     # Cards the players saw, against the positions (possible without the secret).
     for index, salt in sorted(proof.salts.items()):
         seen = dict(proof.dealt).get(index)
@@ -411,9 +450,9 @@ def _check_hand(table: str, proof: HandProof, previous: bytes) -> Failure | None
         return fail(Check.SEED, "the deck seed does not follow from the secret and the "
                                 "players' contributions")
     order = deck_order(seed)
+    salts = position_salts(seed)
     for index, card in enumerate(order):
-        if position_commitment(position_salt(seed, index), index, card) \
-                != proof.positions[index]:
+        if position_commitment(salts[index], index, card) != proof.positions[index]:
             return fail(Check.POSITION, f"the commitment of deck position {index} does not "
                                         f"match the shuffled deck")
     for index, card in proof.dealt:
@@ -481,6 +520,8 @@ def proof_to_dict(proof: HandProof) -> dict[str, Any]:
         "commitment": _hex(proof.commitment),
         "contributions": [{"seat": seat, "value": _hex(value)}
                           for seat, value in proof.contributions.items()],
+        "sealed": [{"seat": seat, "commitment": _hex(digest)}
+                   for seat, digest in proof.sealed.items()],
         "positions": [_hex(p) for p in proof.positions],
         "chain": _hex(proof.chain),
         "previous": None if proof.previous is None else _hex(proof.previous),
@@ -540,6 +581,12 @@ def proof_from_dict(data: Any, where: str = "hand") -> HandProof:
             if seat in contributions:
                 raise FairnessFormatError(f"{where}: seat {seat} contributes twice")
             contributions[seat] = _bytes(item["value"], f"{where}.contributions.value")
+        sealed: dict[int, bytes] = {}
+        for item in data.get("sealed") or ():
+            seat = _int(item["seat"], f"{where}.sealed.seat")
+            if seat in sealed:
+                raise FairnessFormatError(f"{where}: seat {seat} seals twice")
+            sealed[seat] = _bytes(item["commitment"], f"{where}.sealed.commitment", 32)
         positions = tuple(_bytes(p, f"{where}.positions", 32) for p in data["positions"])
         secret = data.get("secret")
         seed = data.get("seed")
@@ -558,6 +605,7 @@ def proof_from_dict(data: Any, where: str = "hand") -> HandProof:
             seed=None if seed is None else _bytes(seed, f"{where}.seed", 32),
             dealt=dealt,
             salts=salts,
+            sealed=sealed,
             previous=None if previous is None else _bytes(previous, f"{where}.previous", 32),
         )
     except KeyError as exc:

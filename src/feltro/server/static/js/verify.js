@@ -20,12 +20,22 @@ const encoder = new TextEncoder();
 
 // --- bytes -------------------------------------------------------------------------------------
 
+const NIBBLE = new Int8Array(128).fill(-1);
+for (let i = 0; i < 16; i++) {
+  NIBBLE["0123456789abcdef".charCodeAt(i)] = i;
+  NIBBLE["0123456789ABCDEF".charCodeAt(i)] = i;
+}
+
 export function fromHex(text) {
-  if (typeof text !== "string" || text.length % 2 || /[^0-9a-fA-F]/.test(text)) {
-    throw new FormatError(`not hexadecimal: ${String(text).slice(0, 20)}`);
-  }
+  const bad = () => new FormatError(`not hexadecimal: ${String(text).slice(0, 20)}`);
+  if (typeof text !== "string" || text.length % 2) throw bad();
   const out = new Uint8Array(text.length / 2);
-  for (let i = 0; i < out.length; i++) out[i] = parseInt(text.substr(2 * i, 2), 16);
+  for (let i = 0; i < out.length; i++) {
+    const high = NIBBLE[text.charCodeAt(2 * i)] ?? -1;
+    const low = NIBBLE[text.charCodeAt(2 * i + 1)] ?? -1;
+    if (high < 0 || low < 0) throw bad();
+    out[i] = (high << 4) | low;
+  }
   return out;
 }
 
@@ -122,7 +132,7 @@ export async function deckOrder(seed, seedKey = null) {
   const key = seedKey || await hmacKey(seed);
   const deck = Array.from({ length: DECK_SIZE }, (_, i) => i);
   // Two blocks nearly always suffice; more are fetched when the rejections need them.
-  let bytes = concat(await Promise.all([streamBlock(key, 0), streamBlock(key, 1)]));
+  let bytes = concat([await streamBlock(key, 0), await streamBlock(key, 1)]);
   let next = 2;
   let at = 0;
   for (let i = DECK_SIZE - 1; i > 0; i--) {
@@ -139,8 +149,12 @@ export async function deckOrder(seed, seedKey = null) {
   return deck;
 }
 
-export async function positionSalt(seedKey, index) {
-  return hmac(seedKey, message("salt", uint(index, 1)));
+// The 52 salts in one call: HKDF-SHA256 (salt: 32 zero bytes, info: msg("salts")).
+export async function positionSalts(seed) {
+  const key = await subtle.importKey("raw", seed, "HKDF", false, ["deriveBits"]);
+  const bits = new Uint8Array(await subtle.deriveBits({ name: "HKDF", hash: "SHA-256",
+    salt: new Uint8Array(32), info: message("salts") }, key, 8 * 32 * DECK_SIZE));
+  return Array.from({ length: DECK_SIZE }, (_, i) => bits.slice(32 * i, 32 * i + 32));
 }
 
 export async function positionCommitment(salt, index, card) {
@@ -153,6 +167,11 @@ export async function dealCommitment(positions) {
 
 export async function genesis(table) {
   return sha256(message("genesis", encoder.encode(table)));
+}
+
+export async function contributionCommitment(table, hand, seat, value) {
+  return sha256(message("contribution", encoder.encode(table), uint(hand, 8), uint(seat, 1),
+    value));
 }
 
 export async function chainLink(previous, hand, commit, contributions, deal) {
@@ -198,12 +217,20 @@ function readHand(data, where) {
     seen.add(seat);
     return [seat, bytesField(c.value, `${where}.contributions.value`)];
   }).sort((a, b) => a[0] - b[0]);
+  const sealedSeats = new Set();
+  const sealed = (data.sealed || []).map((c) => {
+    const seat = intField(c && c.seat, `${where}.sealed.seat`);
+    if (sealedSeats.has(seat)) throw new FormatError(`${where}: seat ${seat} seals twice`);
+    sealedSeats.add(seat);
+    return [seat, bytesField(c.commitment, `${where}.sealed.commitment`, 32)];
+  });
   const opt = (value, name, size) => (value === null || value === undefined ? null
     : bytesField(value, `${where}.${name}`, size));
   return {
     hand,
     commitment: bytesField(data.commitment, `${where}.commitment`, 32),
     contributions,
+    sealed: new Map(sealed),
     positions: data.positions.map((p) => bytesField(p, `${where}.positions`, 32)),
     chain: bytesField(data.chain, `${where}.chain`, 32),
     previous: opt(data.previous, "previous", 32),
@@ -233,7 +260,8 @@ function readExport(exportJson) {
 
 // --- verification ------------------------------------------------------------------------------
 
-async function checkHand(table, proof, previous) {
+// Everything about one hand but its place in the chain.
+async function checkHand(table, proof) {
   const fail = (check, detail) => ({ hand: proof.hand, check, detail });
   if (proof.positions.length !== DECK_SIZE) {
     return fail("format", `a hand publishes ${DECK_SIZE} position commitments`);
@@ -241,6 +269,15 @@ async function checkHand(table, proof, previous) {
   for (const [seat, value] of proof.contributions) {
     if (seat < 1 || seat > 255 || value.length < 1 || value.length > 64) {
       return fail("contribution", `seat ${seat}: a contribution is 1..64 bytes`);
+    }
+  }
+  for (const [seat, value] of proof.contributions) {
+    if (proof.sealed.size && !proof.sealed.has(seat)) {
+      return fail("contribution", `seat ${seat} contributed without sealing first`);
+    }
+    if (proof.sealed.has(seat) && !equal(await contributionCommitment(table, proof.hand, seat,
+      value), proof.sealed.get(seat))) {
+      return fail("contribution", `seat ${seat}'s contribution is not the one it sealed`);
     }
   }
   const dealt = new Map(proof.dealt);
@@ -263,8 +300,9 @@ async function checkHand(table, proof, previous) {
   }
   const seedKey = await hmacKey(seed);
   const order = await deckOrder(seed, seedKey);
-  const salts = await Promise.all(order.map((_, i) => positionSalt(seedKey, i)));
-  const positions = await Promise.all(order.map((card, i) => positionCommitment(salts[i], i, card)));
+  const salts = await positionSalts(seed);
+  const positions = await Promise.all(order.map((card, i) => positionCommitment(salts[i], i,
+    card)));
   for (let i = 0; i < DECK_SIZE; i++) {
     if (!equal(positions[i], proof.positions[i])) {
       return fail("position", `the commitment of deck position ${i} does not match the deck`);
@@ -274,11 +312,6 @@ async function checkHand(table, proof, previous) {
     if (index < 0 || index >= DECK_SIZE || order[index] !== card) {
       return fail("card", `${cardText(card)} was dealt at deck position ${index}`);
     }
-  }
-  const link = await chainLink(previous, proof.hand, proof.commitment, proof.contributions,
-    await dealCommitment(proof.positions));
-  if (!equal(link, proof.chain)) {
-    return fail("chain", "the chain link does not follow from the previous hand");
   }
   return null;
 }
@@ -304,8 +337,14 @@ export async function verifySeries(exportJson) {
       return result({ hand: proof.hand, check: "chain",
         detail: "the link before this hand is not the previous hand's link" });
     }
-    const failure = await checkHand(table, proof, link);
+    const failure = await checkHand(table, proof);
     if (failure) return result(failure);
+    const deal = await dealCommitment(proof.positions);
+    const mine = await chainLink(link, proof.hand, proof.commitment, proof.contributions, deal);
+    if (!equal(mine, proof.chain)) {
+      return result({ hand: proof.hand, check: "chain",
+        detail: "the chain link does not follow from the previous hand" });
+    }
     link = proof.chain;
     expected += 1;
   }
