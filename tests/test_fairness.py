@@ -23,11 +23,13 @@ from feltro.fairness import (
     FairnessFormatError,
     board_indices,
     commitment,
+    contribution_commitment,
     deck_order,
     deck_seed,
     export_series,
     fingerprint,
     genesis,
+    hkdf_sha256,
     hole_indices,
     prepare_hand,
     proof_order,
@@ -220,3 +222,31 @@ def test_a_prepared_hand_hides_its_secret() -> None:
     assert public.seed is None
     with pytest.raises(ValueError, match="revealed"):
         proof_order(public)
+
+
+def test_hkdf_is_rfc_5869() -> None:
+    # RFC 5869, test case 3 (no salt, no info): the salts come from standard HKDF-SHA256.
+    okm = hkdf_sha256(bytes([0x0B]) * 22, b"", 42)
+    assert okm.hex() == ("8da4e775a563c18f715f802a063c5a31b8a11f5c5ee1879ec3454e5f3c738d2d"
+                         "9d201395faa4b61a96c8")
+
+
+def test_sealed_contributions_bind_every_seat() -> None:
+    dealer = FairDealer("t", secret_source=bytes)
+    dealer.commit(1)
+    dealer.seal(1, 1, contribution_commitment("t", 1, 1, b"one"))
+    dealer.seal(1, 2, contribution_commitment("t", 1, 2, b"two"))
+    with pytest.raises(ValueError, match="already sealed"):
+        dealer.seal(1, 2, bytes(32))
+    with pytest.raises(ValueError, match="not the one it sealed"):
+        dealer.contribute(1, 1, b"changed my mind")
+    with pytest.raises(ValueError, match="not the one it sealed"):
+        dealer.contribute(1, 3, b"never sealed")
+    dealer.contribute(1, 1, b"one")
+    with pytest.raises(SeriesError, match="seals are closed"):
+        dealer.seal(1, 3, bytes(32))
+    dealer.deck(1)  # seat 2 withheld its contribution: the hand is dealt without it
+    proof = dealer.proof(1, reveal=True)
+    assert dict(proof.contributions) == {1: b"one"}
+    assert set(proof.sealed) == {1, 2}
+    assert verify_hands("t", [proof]).ok
