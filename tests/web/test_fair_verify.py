@@ -26,6 +26,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from fairkit import TAMPERINGS, tampered
 from feltro.fairdeal import sample_night
 from feltro.fairness import read_export, verify_hands
+from test_fairness_doc import vectors
 
 VERIFY_JS = ROOT / "src" / "feltro" / "server" / "static" / "js" / "verify.js"
 PAGE = """<!doctype html>
@@ -144,3 +145,39 @@ def test_a_300_hand_night_takes_under_3_s_on_a_phone(page: Any) -> None:
     with contextlib.suppress(OSError):
         (ROOT / "artifacts").mkdir(exist_ok=True)
         (ROOT / "artifacts" / "verify-browser-ms.txt").write_text(f"{elapsed['ms']:.0f}\n")
+
+
+def test_the_browser_gives_the_documented_vectors(page: Any) -> None:
+    v = vectors()
+    got: dict[str, Any] = page.evaluate("""async (v) => {
+        const m = window.verify, hex = m.toHex, bytes = m.fromHex;
+        const secret = bytes(v.secret);
+        const contributions = v.contributions.map((c) => [c.seat, bytes(c.value)]);
+        const seed = await m.deckSeed(secret, v.table, v.hand, contributions);
+        const key = await crypto.subtle.importKey("raw", seed, { name: "HMAC", hash: "SHA-256" },
+                                                  false, ["sign"]);
+        const deck = await m.deckOrder(seed);
+        const salts = await m.positionSalts(seed);
+        const positions = [];
+        for (let i = 0; i < 52; i++) {
+            positions.push(await m.positionCommitment(salts[i], i, deck[i]));
+        }
+        const commit = await m.commitment(secret);
+        const deal = await m.dealCommitment(positions);
+        const genesis = await m.genesis(v.table);
+        const chain = await m.chainLink(genesis, v.hand, commit, contributions, deal);
+        return {
+            commit_message: hex(m.message("commit", secret)),
+            commitment: hex(commit),
+            sealed_seat_2: hex(await m.contributionCommitment(v.table, v.hand, 2,
+                                                               contributions[0][1])),
+            seed: hex(seed),
+            stream_block_0: hex(await m.streamBlock(key, 0)),
+            deck: deck.map(m.cardText).join(" "),
+            salt_0: hex(salts[0]), salt_51: hex(salts[51]),
+            position_0: hex(positions[0]),
+            deal: hex(deal), genesis: hex(genesis), chain: hex(chain),
+            fingerprint: m.fingerprint(chain),
+        };
+    }""", v)
+    assert got == {key: v[key] for key in got}
