@@ -23,17 +23,38 @@ _SPECIFIC = frozenset({"format", "order", "position", "card", "fingerprint"})
 """Checks whose (English) detail adds a position, a card or a field to the message."""
 
 
+def _read_text(path: Path) -> str:
+    """The UTF-8 text of *path*, decompressed when it ends in ``.gz``, ``.xz`` or ``.bz2``.
+
+    :raises OSError: if it cannot be read; :raises ValueError: if it is not UTF-8.
+    """
+    raw = path.read_bytes()
+    if path.suffix == ".gz":
+        import gzip
+
+        raw = gzip.decompress(raw)
+    elif path.suffix == ".xz":
+        raw = lzma.decompress(raw)
+    elif path.suffix == ".bz2":
+        import bz2
+
+        raw = bz2.decompress(raw)
+    try:
+        return raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise ValueError(f"not UTF-8 text ({exc.reason} at byte {exc.start})") from None
+
+
 def verify_file(path: Path, lang: str) -> tuple[int, str]:
     """``(exit status, message)`` of verifying *path*, the message in *lang*."""
-    from feltro.errors import FeltroError
-    from feltro.fairdeal import proofs_from_phh
+    # Only what a JSON export needs is imported up front: the PHH reader (and the engine it
+    # brings) is loaded for PHH files only, so the common case starts fast.
     from feltro.fairness import FairnessFormatError, read_export, verify_hands
-    from feltro.history import read_hands, read_text
     from feltro.i18n import t
 
     try:
-        text = read_text(path)
-    except (OSError, FeltroError, ValueError, EOFError, lzma.LZMAError) as exc:
+        text = _read_text(path)
+    except (OSError, ValueError, EOFError, lzma.LZMAError) as exc:
         reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
         return 2, t("verify.cannot_read", lang, path=str(path), reason=reason)
     try:
@@ -45,6 +66,10 @@ def verify_file(path: Path, lang: str) -> tuple[int, str]:
             table, proofs, claimed = read_export(data)
             verdict = verify_hands(table, proofs, claimed)
         else:
+            from feltro.errors import FeltroError
+            from feltro.fairdeal import proofs_from_phh
+            from feltro.history import read_hands
+
             try:
                 records = read_hands(path)
             except (FeltroError, ValueError) as exc:
