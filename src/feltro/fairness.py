@@ -427,6 +427,8 @@ def _check_hand(table: str, proof: HandProof, previous: bytes) -> Failure | None
                           proof.deal)
     except ValueError as exc:
         return fail(Check.CONTRIBUTION, str(exc))
+    if any(type(seat) is not int or not 1 <= seat <= 255 for seat in proof.sealed):
+        return fail(Check.CONTRIBUTION, "a seal names a seat outside 1..255")
     for seat, value in proof.contributions.items():
         if proof.sealed and seat not in proof.sealed:
             return fail(Check.CONTRIBUTION, f"seat {seat} contributed without sealing first")
@@ -437,7 +439,8 @@ def _check_hand(table: str, proof: HandProof, previous: bytes) -> Failure | None
     # Cards the players saw, against the positions (possible without the secret).
     for index, salt in sorted(proof.salts.items()):
         seen = dict(proof.dealt).get(index)
-        if seen is not None and position_commitment(salt, index, seen) != proof.positions[index]:
+        if seen is not None and 0 <= index < DECK_SIZE and \
+                position_commitment(salt, index, seen) != proof.positions[index]:
             return fail(Check.CARD, f"{card_text(seen)} at deck position {index} is not the "
                                     f"card committed there")
     if proof.secret is None:
@@ -574,6 +577,8 @@ def proof_from_dict(data: Any, where: str = "hand") -> HandProof:
         raise FairnessFormatError(f"{where}: not an object")
     try:
         hand = _int(data["hand"], f"{where}.hand")
+        if not 1 <= hand < 2**63:
+            raise FairnessFormatError(f"{where}: a hand number is a positive integer")
         where = f"hand {hand}"
         contributions: dict[int, bytes] = {}
         for item in data["contributions"]:

@@ -181,3 +181,22 @@ def test_the_browser_gives_the_documented_vectors(page: Any) -> None:
         };
     }""", v)
     assert got == {key: v[key] for key in got}
+
+
+def test_the_browser_never_throws_on_a_bad_file(page: Any, night: dict[str, Any]) -> None:
+    first = night["hands"][0]
+    bad: list[Any] = [
+        "{not json", None, 7, [], {"format": "feltro-fair-export/1"},
+        {**night, "hands": [{**first, "positions": [1]}]},
+        {**night, "hands": [{**first, "dealt": [{"position": 0, "card": "Xx"}]}]},
+        {**night, "hands": [{**first, "dealt": [{"position": 300, "card": "As"}]}]},
+        {**night, "hands": [{**first, "hand": "1"}]},
+        {**night, "hands": [{**first, "secret": "abc"}]},
+        {**night, "hands": [{**first, "contributions": [{"seat": 1}]}]},
+        {**night, "hands": [{**first, "salts": [{"position": 99, "salt": "00" * 32}]}]},
+    ]
+    for value in bad:
+        result = browser_verdict(page, value)
+        assert result["ok"] is False, value
+        expected = python_verdict(value)[0] if isinstance(value, dict) else "format"
+        assert result["firstFailure"]["check"] == expected, (value, result)
