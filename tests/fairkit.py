@@ -36,6 +36,12 @@ def _unsealed_change(hand: dict[str, Any]) -> None:
     hand["contributions"][0]["value"] = _flip(hand["contributions"][0]["value"])
 
 
+def _swap_deck(hand: dict[str, Any]) -> None:
+    """Two undealt cards of the published deck swapped (the last two positions)."""
+    deck = hand["deck"]
+    deck[50], deck[51] = deck[51], deck[50]
+
+
 def _drop_links(hands: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """The hands without their ``previous`` links (optional in an export)."""
     for hand in hands:
@@ -61,6 +67,9 @@ TAMPERINGS: dict[str, tuple[Callable[[dict[str, Any]], None], Check, int | None]
         7, _flip(e["hands"][2]["positions"][7])), Check.POSITION, 3),
     "card": (lambda e: e["hands"][2]["dealt"][0].update(
         card=_other_card(e["hands"][2]["dealt"][0]["card"])), Check.CARD, 3),
+    "deck": (lambda e: _swap_deck(e["hands"][2]), Check.CARD, 3),
+    "deck not a deck": (lambda e: e["hands"][2]["deck"].__setitem__(0, "2c"), Check.FORMAT,
+                        None),
     "hand order": (lambda e: _swap(e["hands"]), Check.ORDER, 4),
     "hand order renumbered": (lambda e: _swap_renumbered(e["hands"]), Check.CHAIN, 3),
     "hand order renumbered, links dropped": (lambda e: _swap_renumbered(_drop_links(e["hands"])),

@@ -306,6 +306,8 @@ class HandProof:
     """Deck index -> salt, for the cards a player saw (a PHH download before the reveal)."""
     sealed: Mapping[int, bytes] = field(default_factory=dict)
     """Seat -> :func:`contribution_commitment`, when the contributions were sealed first."""
+    deck: tuple[int, ...] | None = None
+    """The whole deck, top first, as the dealer dealt it: published with the secret."""
     previous: bytes | None = None
     """The chain link before this hand (carried by a player's download, which may skip hands;
     a series export leaves it out: the previous hand gives it)."""
@@ -339,7 +341,7 @@ def prepare_hand(secret: bytes, table: str, hand: int, contributions: Mapping[in
     link = chain_link(previous, hand, commit, contributions, deal_commitment(positions))
     return HandProof(hand=hand, commitment=commit, contributions=contributions,
                      positions=positions, chain=link, secret=secret, seed=seed,
-                     previous=previous, sealed=sealed or {})
+                     previous=previous, sealed=sealed or {}, deck=deck_order(seed))
 
 
 def proof_order(proof: HandProof) -> tuple[int, ...]:
@@ -354,7 +356,7 @@ def proof_order(proof: HandProof) -> tuple[int, ...]:
 
 def unrevealed(proof: HandProof) -> HandProof:
     """The public proof before the reveal: no secret, no seed."""
-    return replace(proof, secret=None, seed=None)
+    return replace(proof, secret=None, seed=None, deck=None)
 
 
 # --- verification -----------------------------------------------------------------------------
@@ -458,6 +460,11 @@ def _check_hand(table: str, proof: HandProof, previous: bytes) -> Failure | None
         if position_commitment(salts[index], index, card) != proof.positions[index]:
             return fail(Check.POSITION, f"the commitment of deck position {index} does not "
                                         f"match the shuffled deck")
+    if proof.deck is not None and proof.deck != order:
+        first = next(i for i in range(DECK_SIZE)
+                     if i >= len(proof.deck) or proof.deck[i] != order[i])
+        return fail(Check.CARD, f"the published deck differs from the shuffled deck at "
+                                f"position {first}")
     for index, card in proof.dealt:
         if not 0 <= index < DECK_SIZE or order[index] != card:
             return fail(Check.CARD, f"{card_text(card)} was dealt at deck position {index}, "
@@ -530,6 +537,7 @@ def proof_to_dict(proof: HandProof) -> dict[str, Any]:
         "previous": None if proof.previous is None else _hex(proof.previous),
         "secret": None if proof.secret is None else _hex(proof.secret),
         "seed": None if proof.seed is None else _hex(proof.seed),
+        "deck": None if proof.deck is None else [card_text(c) for c in proof.deck],
         "dealt": [{"position": index, "card": card_text(card)} for index, card in proof.dealt],
     }
     if proof.salts:
@@ -598,6 +606,11 @@ def proof_from_dict(data: Any, where: str = "hand") -> HandProof:
         previous = data.get("previous")
         dealt = tuple((_int(d["position"], f"{where}.dealt.position"), card_id(d["card"]))
                       for d in data.get("dealt", ()))
+        deck = data.get("deck")
+        if deck is not None:
+            deck = tuple(card_id(c) for c in deck)
+            if sorted(deck) != list(range(DECK_SIZE)):
+                raise FairnessFormatError(f"{where}: the deck is not the 52 cards once each")
         salts = {_int(s["position"], f"{where}.salts.position"):
                  _bytes(s["salt"], f"{where}.salts.salt", 32) for s in data.get("salts", ())}
         return HandProof(
@@ -611,6 +624,7 @@ def proof_from_dict(data: Any, where: str = "hand") -> HandProof:
             dealt=dealt,
             salts=salts,
             sealed=sealed,
+            deck=deck,
             previous=None if previous is None else _bytes(previous, f"{where}.previous", 32),
         )
     except KeyError as exc:

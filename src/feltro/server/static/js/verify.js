@@ -203,6 +203,16 @@ function intField(value, where) {
   return value;
 }
 
+function readDeck(deck, where) {
+  if (deck === null || deck === undefined) return null;
+  if (!Array.isArray(deck)) throw new FormatError(`${where}: the deck is not a list`);
+  const ids = deck.map(cardId);
+  if (ids.length !== DECK_SIZE || new Set(ids).size !== DECK_SIZE) {
+    throw new FormatError(`${where}: the deck is not the 52 cards once each`);
+  }
+  return ids;
+}
+
 function readHand(data, where) {
   if (!data || typeof data !== "object") throw new FormatError(`${where}: not an object`);
   const hand = intField(data.hand, `${where}.hand`);
@@ -236,6 +246,7 @@ function readHand(data, where) {
     previous: opt(data.previous, "previous", 32),
     secret: opt(data.secret, "secret", null),
     seed: opt(data.seed, "seed", 32),
+    deck: readDeck(data.deck, where),
     dealt: (data.dealt || []).map((d) => [intField(d && d.position, `${where}.dealt`),
       cardId(d.card)]),
     salts: (data.salts || []).map((s) => [intField(s && s.position, `${where}.salts`),
@@ -306,6 +317,12 @@ async function checkHand(table, proof) {
   for (let i = 0; i < DECK_SIZE; i++) {
     if (!equal(positions[i], proof.positions[i])) {
       return fail("position", `the commitment of deck position ${i} does not match the deck`);
+    }
+  }
+  if (proof.deck !== null) {
+    const first = proof.deck.findIndex((card, i) => card !== order[i]);
+    if (first >= 0) {
+      return fail("card", `the published deck differs from the shuffled deck at position ${first}`);
     }
   }
   for (const [index, card] of proof.dealt) {
