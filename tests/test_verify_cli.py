@@ -199,3 +199,27 @@ def test_the_phh_fields_are_valid_phh(night: tuple[FairDealer, Series], tmp_path
     for _label, record in read_hands(path):
         assert "_fair" in record.user_fields
         replay(record)
+
+
+def test_a_simulation_dealt_fairly_verifies(tmp_path: Path) -> None:
+    path = tmp_path / "sim.json"
+    result = runner.invoke(app, ["simulate", "--players", "4", "--seed", "11",
+                                 "--stop-after-hands", "25", "--fair", str(path)])
+    assert result.exit_code == 0, result.output
+    export = json.loads(path.read_text())
+    assert export["fingerprint"] in result.output
+    status, output = _verify(path)
+    assert status == 0, output
+    assert output.startswith("All 25 hands verify.")
+    # The same seed deals the same night; the export is reproducible.
+    again = tmp_path / "again.json"
+    runner.invoke(app, ["simulate", "--players", "4", "--seed", "11", "--stop-after-hands",
+                        "25", "--fair", str(again)])
+    assert json.loads(again.read_text()) == export
+
+
+def test_simulate_refuses_fair_with_a_durable_log(tmp_path: Path) -> None:
+    result = runner.invoke(app, ["simulate", "--fair", str(tmp_path / "x.json"), "--db",
+                                 str(tmp_path / "x.db")])
+    assert result.exit_code == 2
+    assert "--fair" in result.output

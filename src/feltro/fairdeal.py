@@ -62,6 +62,8 @@ __all__ = [
     "dealt_cards",
     "phh_dealt_cards",
     "proofs_from_phh",
+    "sample_night",
+    "stand_in_deck_source",
     "with_fair_fields",
 ]
 
@@ -350,6 +352,26 @@ def proofs_from_phh(records: Sequence[tuple[str, HandRecord]]) -> tuple[str, lis
     if table is None:
         raise FairnessFormatError("the file holds no hand")
     return table, proofs
+
+
+def stand_in_deck_source(dealer: FairDealer, seats: Iterable[int], values: Callable[[int], bytes],
+                         *, sealed: bool = True) -> Callable[[int], Deck]:
+    """A ``deck_source`` for a table without devices (bots, ``feltro simulate --fair``): before
+    each deal every seat of *seats* contributes ``values(16)`` (sealed first if *sealed*),
+    standing in for the players' devices; then the dealer deals."""
+    chosen = tuple(seats)
+
+    def deal(hand: int) -> Deck:
+        dealer.commit(hand)
+        drawn = {seat: values(16) for seat in chosen}
+        if sealed:
+            for seat, value in drawn.items():
+                dealer.seal(hand, seat, contribution_commitment(dealer.table, hand, seat, value))
+        for seat, value in drawn.items():
+            dealer.contribute(hand, seat, value)
+        return dealer.deck(hand)
+
+    return deal
 
 
 # --- a sample night ----------------------------------------------------------------------------
