@@ -1,20 +1,22 @@
 """A verifiable shuffle: commit, mix, reveal (scheme ``feltro-fair/1``, ``docs/fairness.md``).
 
 For every hand the server draws a 32-byte secret ``S`` and publishes its *commitment*
-``C = SHA-256(msg("feltro-fair/1 commit", S))`` before anything else. Each human player's
-device then sends a *contribution* (1..64 fresh random bytes). The *deck seed* is
-``HMAC-SHA256(S, msg("feltro-fair/1 seed", table, hand, seat, value, seat, value, ...))`` with
-the contributions in seat order, and the deck is a Fisher–Yates shuffle of the card ids 0..51
+``C = SHA-256(msg("commit", S))`` before anything else. Each human player's device then seals
+(optional) and sends a *contribution* (1..64 fresh random bytes). The *deck seed* is
+``HMAC-SHA256(S, msg("seed", table, hand, seat, value, seat, value, ...))`` with the
+contributions in seat order, and the deck is a Fisher–Yates shuffle of the card ids 0..51
 driven by an HMAC-SHA256 counter-mode byte stream keyed with the seed, with rejection sampling
-(no modulo bias). At the deal the table publishes a salted hash of every deck position, so
-each player can check their own cards and every board card the moment they see them; the
-hands form a hash chain whose last link gives the night's *fingerprint*, a short code friends
-compare on their screens. At the end the secrets are revealed and anyone can re-derive
-everything (:func:`verify_hands`; the browser does it again in ``static/js/verify.js``).
+(no modulo bias). At the deal the table publishes a salted hash of every deck position (salts
+from HKDF-SHA256 of the seed), so each player can check their own cards and every board card
+the moment they see them; the hands form a hash chain whose last link gives the night's
+*fingerprint*, a short code friends compare on their screens. At the end the secrets are
+revealed and anyone can re-derive everything (:func:`verify_hands`; the browser does it again
+in ``static/js/verify.js``).
 
-``msg(tag, f1, f2, ...)`` frames the tag (UTF-8) and every field as a 4-byte big-endian length
-followed by the bytes; integers are fixed-width big-endian (hand numbers 8 bytes, stream
-counters 4, seats, positions and card ids 1).
+``msg(tag, f1, f2, ...)`` frames ``"feltro-fair/1 " + tag`` (UTF-8) and every field as a 4-byte
+big-endian length followed by the bytes; integers are fixed-width big-endian (hand numbers 8
+bytes, stream counters 4, seats, positions and card ids 1). ``docs/fairness.md`` is the
+specification, with test vectors.
 
 This module is pure: no randomness of its own (the secret and contributions are inputs), no
 clock, no I/O. Card ids are feltro's (``rank * 4 + suit``, ranks 2..A, suits c d h s).
@@ -287,10 +289,10 @@ def board_indices(players: int) -> tuple[int, int, int, int, int]:
 class HandProof:
     """Everything published about one hand's deck, in the order it becomes public.
 
-    Before the contributions: :attr:`commitment`. At the deal: :attr:`contributions`,
-    :attr:`positions`, :attr:`chain`. During the hand, to whoever sees card i: ``salts[i]``.
-    After the hand: :attr:`dealt` (the cards as the hand recorded them). At the reveal:
-    :attr:`secret` and :attr:`seed`.
+    Before the contributions: :attr:`commitment` (then the :attr:`sealed` contributions, if
+    sealed). At the deal: :attr:`contributions`, :attr:`positions`, :attr:`chain`. During the
+    hand, to whoever sees card i: ``salts[i]``. After the hand: :attr:`dealt` (the cards as the
+    hand recorded them). At the reveal: :attr:`secret`, :attr:`seed` and :attr:`deck`.
     """
 
     hand: int
@@ -309,8 +311,8 @@ class HandProof:
     deck: tuple[int, ...] | None = None
     """The whole deck, top first, as the dealer dealt it: published with the secret."""
     previous: bytes | None = None
-    """The chain link before this hand (carried by a player's download, which may skip hands;
-    a series export leaves it out: the previous hand gives it)."""
+    """The chain link before this hand: needed by a player's download, which may skip hands;
+    optional in a series export, where the previous hand gives it (and must agree)."""
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "contributions",
