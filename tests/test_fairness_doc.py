@@ -114,3 +114,15 @@ def test_a_wrong_vector_is_noticed() -> None:
     seed = deck_seed(bytes.fromhex(v["secret"]), v["table"], v["hand"],
                      {c["seat"]: bytes.fromhex(c["value"]) for c in v["contributions"]})
     assert " ".join(card_text(c) for c in deck_order(seed)) != " ".join(cards)
+
+
+def test_a_client_checks_a_card_it_sees() -> None:
+    from feltro.fairness import card_id, card_matches
+
+    v = vectors()
+    top = card_id(v["deck"].split()[0])
+    position, salt = bytes.fromhex(v["position_0"]), bytes.fromhex(v["salt_0"])
+    assert card_matches(position, salt, 0, top)
+    assert not card_matches(position, salt, 0, (top + 1) % 52)
+    assert not card_matches(position, salt, 1, top)
+    assert not card_matches(position, bytes(32), 0, top)

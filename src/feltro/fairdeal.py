@@ -96,8 +96,9 @@ class FairDealer:
 
     The calls for hand *n*, in order: :meth:`commit` (publish the commitment), any number of
     :meth:`contribute` (before the deal), :meth:`deck` (the deal: the series calls it), then
-    :meth:`record` once the hand is over. :meth:`public` gives what may be published during
-    the night; :meth:`export` reveals the secrets (by default at the end of the series).
+    :meth:`record` once the hand is over. :meth:`proof` gives what may be published during
+    the night (the secret only when asked); :meth:`export` reveals the secrets (by default at
+    the end of the series).
 
     *secret_source(32)* gives each secret: :func:`secrets.token_bytes` unless a test fixes it.
     """

@@ -51,6 +51,7 @@ __all__ = [
     "Verdict",
     "board_indices",
     "card_id",
+    "card_matches",
     "card_text",
     "chain_link",
     "commitment",
@@ -235,6 +236,12 @@ def position_commitments(seed: bytes, order: Sequence[int]) -> tuple[bytes, ...]
     """Every ``P_i`` of the deck *order* (52 hashes, published at the deal)."""
     salts = position_salts(seed)
     return tuple(position_commitment(salts[i], i, card) for i, card in enumerate(order))
+
+
+def card_matches(position: bytes, salt: bytes, index: int, card: int) -> bool:
+    """Whether *card*, seen at deck *index* with its *salt*, is the card committed there: the
+    check a player's client makes the moment it sees a card (its own, or the board's)."""
+    return 0 <= index < DECK_SIZE and position_commitment(salt, index, card) == position
 
 
 def deal_commitment(positions: Sequence[bytes]) -> bytes:

@@ -200,3 +200,17 @@ def test_the_browser_never_throws_on_a_bad_file(page: Any, night: dict[str, Any]
         assert result["ok"] is False, value
         expected = python_verdict(value)[0] if isinstance(value, dict) else "format"
         assert result["firstFailure"]["check"] == expected, (value, result)
+
+
+def test_the_browser_checks_a_card_it_sees(page: Any) -> None:
+    v = vectors()
+    top = v["deck"].split()[0]
+    other = "2c" if top != "2c" else "3c"
+    results = page.evaluate("""async ([v, top, other]) => [
+        await window.verify.cardMatches(v.position_0, v.salt_0, 0, top),
+        await window.verify.cardMatches(v.position_0, v.salt_0, 0, other),
+        await window.verify.cardMatches(v.position_0, v.salt_0, 1, top),
+        await window.verify.cardMatches(v.position_0, "zz", 0, top),
+        await window.verify.cardMatches(v.position_0, v.salt_0, 0, "Xx"),
+    ]""", [v, top, other])
+    assert results == [True, False, False, False, False]

@@ -161,6 +161,19 @@ export async function positionCommitment(salt, index, card) {
   return sha256(message("position", salt, uint(index, 1), uint(card, 1)));
 }
 
+// The check a client makes the moment it sees a card: is it the card committed at its deck
+// position? (position and salt as hexadecimal text, the card as "As").
+export async function cardMatches(positionHex, saltHex, index, card) {
+  if (!Number.isInteger(index) || index < 0 || index >= DECK_SIZE) return false;
+  try {
+    return equal(await positionCommitment(fromHex(saltHex), index, cardId(card)),
+      fromHex(positionHex));
+  } catch (error) {
+    if (error instanceof FormatError) return false;
+    throw error;
+  }
+}
+
 export async function dealCommitment(positions) {
   return sha256(message("deal", ...positions));
 }
