@@ -91,3 +91,41 @@ def tampered(export: dict[str, Any], name: str) -> dict[str, Any]:
     copied = copy.deepcopy(export)
     TAMPERINGS[name][0](copied)
     return copied
+
+
+def every_single_change(export: dict[str, Any], hand: int = 2) -> list[tuple[str, Any]]:
+    """``(what, changed copy)`` for every published value of hand *hand* changed alone: each
+    hex field, each position commitment, each contribution and seal, each card of the deck and
+    each dealt card. Every one of them must fail verification."""
+    index = hand - 1
+    changes: list[tuple[str, Any]] = []
+
+    def change(what: str, edit: Callable[[dict[str, Any]], None]) -> None:
+        copied = copy.deepcopy(export)
+        edit(copied["hands"][index])
+        changes.append((what, copied))
+
+    for name in ("commitment", "secret", "seed", "chain", "previous"):
+        change(name, lambda h, n=name: h.update({n: _flip(h[n])}))
+    for i in range(52):
+        change(f"positions[{i}]",
+               lambda h, i=i: h["positions"].__setitem__(i, _flip(h["positions"][i])))
+    for i in range(len(export["hands"][index]["contributions"])):
+        change(f"contributions[{i}]", lambda h, i=i: h["contributions"][i].update(
+            value=_flip(h["contributions"][i]["value"])))
+        change(f"contributions[{i}].seat", lambda h, i=i: h["contributions"][i].update(
+            seat=h["contributions"][i]["seat"] + 10))
+    for i in range(len(export["hands"][index]["sealed"])):
+        change(f"sealed[{i}]", lambda h, i=i: h["sealed"][i].update(
+            commitment=_flip(h["sealed"][i]["commitment"])))
+    for i in range(0, 52, 2):
+        change(f"deck[{i}:{i + 2}]", lambda h, i=i: h["deck"].__setitem__(
+            slice(i, i + 2), h["deck"][i:i + 2][::-1]))
+    for i in range(len(export["hands"][index]["dealt"])):
+        change(f"dealt[{i}]", lambda h, i=i: h["dealt"][i].update(
+            card=_other_card(h["dealt"][i]["card"])
+            if _other_card(h["dealt"][i]["card"]) != h["dealt"][i]["card"] else "4c"))
+        change(f"dealt[{i}].position", lambda h, i=i: h["dealt"][i].update(
+            position=(h["dealt"][i]["position"] + 1) % 52))
+    change("hand", lambda h: h.update(hand=h["hand"] + 1))
+    return changes

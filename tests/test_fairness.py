@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from fairkit import TAMPERINGS, tampered
+from fairkit import TAMPERINGS, every_single_change, tampered
 from feltro.cards import Deck
 from feltro.errors import SeriesError
 from feltro.fairdeal import FairDealer, dealt_cards, sample_night
@@ -289,3 +289,14 @@ def test_malformed_exports_never_raise(night: dict[str, Any]) -> None:
             verdicts[verdict.failure.check.value if verdict.failure else "ok"] += 1
     assert verdicts["format"] > 50
     assert len(verdicts) > 5
+
+
+def test_every_single_published_value_is_bound(night: dict[str, Any]) -> None:
+    changes = every_single_change(night)
+    assert len(changes) > 100
+    for what, changed in changes:
+        try:
+            verdict = verify_hands(*read_export(changed))
+        except FairnessFormatError:
+            continue
+        assert verdict.failure is not None, what

@@ -23,7 +23,7 @@ import pytest
 from browserkit import ROOT, new_context
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-from fairkit import TAMPERINGS, tampered
+from fairkit import TAMPERINGS, every_single_change, tampered
 from feltro.fairdeal import sample_night
 from feltro.fairness import read_export, verify_hands
 from test_fairness_doc import vectors
@@ -214,3 +214,15 @@ def test_the_browser_checks_a_card_it_sees(page: Any) -> None:
         await window.verify.cardMatches(v.position_0, v.salt_0, 0, "Xx"),
     ]""", [v, top, other])
     assert results == [True, False, False, False, False]
+
+
+def test_the_browser_binds_every_single_published_value(page: Any,
+                                                        night: dict[str, Any]) -> None:
+    changes = every_single_change(night)
+    oks = page.evaluate("""async (exports) => {
+        const out = [];
+        for (const e of exports) out.push((await window.verify.verifySeries(e)).ok);
+        return out;
+    }""", [changed for _, changed in changes])
+    missed = [what for (what, _), ok in zip(changes, oks, strict=True) if ok]
+    assert missed == []
