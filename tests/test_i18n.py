@@ -35,6 +35,8 @@ DYNAMIC_KEYS = [
     "act.bet_prompt", "act.raise_prompt", "quit.not_saved", "quit.saved",
     "input.empty", "input.not_a_number", "input.below_min", "input.above_stack",
     "input.closed",
+    *(f"verify.check.{c}" for c in ("format", "order", "contribution", "secret", "commitment",
+                                    "seed", "position", "card", "chain", "fingerprint")),
 ]
 
 
@@ -73,7 +75,8 @@ def test_portuguese_is_portuguese() -> None:
 
 def _keys_used_in_source() -> set[str]:
     found: set[str] = set()
-    for path in [*SRC.joinpath("tui").glob("*.py"), SRC / "cli" / "play.py"]:
+    for path in [*SRC.joinpath("tui").glob("*.py"), SRC / "cli" / "play.py",
+                 SRC / "cli" / "verify.py"]:
         found |= set(re.findall(r"\bt\(\s*\"([a-z_]+(?:\.[A-Za-z0-9_]+)+)\"",
                                 path.read_text(encoding="utf-8")))
     return found

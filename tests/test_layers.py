@@ -28,6 +28,8 @@ CORE = [
     "feltro.table",
     "feltro.series",
     "feltro.history",
+    "feltro.fairness",
+    "feltro.fairdeal",
 ]
 FORBIDDEN = ["asyncio", "numpy", "typer", "rich", "textual", "fastapi", "starlette", "uvicorn",
              "sqlite3", "socket"]

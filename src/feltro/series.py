@@ -36,7 +36,7 @@ from __future__ import annotations
 
 import hashlib
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from enum import StrEnum
@@ -203,7 +203,8 @@ class HandSummary:
     number: int
     """1 for the first hand of the series."""
     seed: int
-    """The shuffle seed: ``Deck.shuffled(random.Random(seed))`` is this hand's deck."""
+    """The shuffle seed: ``Deck.shuffled(random.Random(seed))`` is this hand's deck (unless the
+    series has a ``deck_source``)."""
     seating: Seating
     stacks_before: Mapping[int, int]
     """Seat -> chips when the hand started (every seat of the series, 0 when out)."""
@@ -282,10 +283,15 @@ class Series:
     Build it with :meth:`start` (draws a fresh series seed from an RNG) or directly from a
     known series seed (replay, resume).
 
+    *deck_source*, if given, supplies each hand's deck instead of the seeded shuffle: it is
+    called with the hand number when the hand is dealt (a verifiable shuffle,
+    :class:`feltro.fairdeal.FairDealer`). The button draw still comes from the series seed.
+
     :raises ConfigError: if *config* is not a :class:`SeriesConfig`.
     """
 
-    def __init__(self, config: SeriesConfig, series_seed: int) -> None:
+    def __init__(self, config: SeriesConfig, series_seed: int, *,
+                 deck_source: Callable[[int], Deck] | None = None) -> None:
         if not isinstance(config, SeriesConfig):
             raise ConfigError("Series needs a SeriesConfig")
         if type(series_seed) is not int or series_seed < 0:
@@ -293,6 +299,7 @@ class Series:
                               f"got {series_seed!r}")
         self.config = config
         self.series_seed = series_seed
+        self._deck_source = deck_source
         self.draw: ButtonDraw = draw_button(
             config.players, random.Random(derive_seed(series_seed, "button")))
         self._stacks = dict.fromkeys(config.players, config.starting_stack)
@@ -444,7 +451,9 @@ class Series:
             antes=(self.config.ante,) * len(seating.order) if self.config.ante else (),
             structure=self.config.structure,
         )
-        hand = Hand.start(config, Deck.shuffled(random.Random(seed)))
+        deck = (Deck.shuffled(random.Random(seed)) if self._deck_source is None
+                else self._deck_source(number))
+        hand = Hand.start(config, deck)
         self._current = _Current(number, seed, seating, dict(self._stacks), hand)
         if hand.is_over:
             self._settle()

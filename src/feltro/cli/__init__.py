@@ -44,6 +44,7 @@ _COMMAND_MODULES: tuple[str, ...] = (
     "rules",
     "serve",
     "simulate",
+    "verify",
 )
 
 for _name in _COMMAND_MODULES:

@@ -32,6 +32,7 @@ if TYPE_CHECKING:
     from rich.console import Console
 
     from feltro.bots import Bot
+    from feltro.fairdeal import FairDealer
     from feltro.series import HandSummary, Outcome, Series
     from feltro.store import SeriesStore
 
@@ -146,6 +147,10 @@ def simulate(
     small_blind: Annotated[int, typer.Option(min=1, help="Small blind (G2).")] = 1,
     big_blind: Annotated[int, typer.Option(min=1, help="Big blind (G2).")] = 2,
     ante: Annotated[int, typer.Option(min=0, help="Ante (B11).")] = 0,
+    fair: Annotated[Path | None, typer.Option(
+        help="Deal by the verifiable shuffle (docs/fairness.md) and write the night's export "
+             "here, for `feltro verify`. The secrets and the seats' contributions come from "
+             "the seed (a simulation has no devices). Not with --db.")] = None,
 ) -> None:
     """Play a whole bots-only freezeout (or until --stop-after-hands) and show the standings."""
     from rich.console import Console
@@ -153,9 +158,13 @@ def simulate(
     from feltro.errors import FeltroError
 
     console = Console()
+    if fair is not None and db is not None:
+        raise typer.BadParameter("the durable log does not keep the fairness secrets yet; "
+                                 "use --fair without --db", param_hint="--fair")
     try:
-        series, store, chosen_seed = _open(players, seed, stop_after_hands, db, stack,
-                                           small_blind, big_blind, ante, console)
+        series, store, chosen_seed, dealer = _open(players, seed, stop_after_hands, db, stack,
+                                                   small_blind, big_blind, ante, console,
+                                                   fair=fair is not None)
     except FeltroError as error:
         raise typer.BadParameter(str(error)) from None
     try:
@@ -171,6 +180,8 @@ def simulate(
         with _jsonl(log) as sink:
             outcome = _run(store or series, series, kinds, seats, sink, console)
         _print_summary(series, kinds, outcome, console)
+        if fair is not None and dealer is not None:
+            _write_fair(series, dealer, fair, console)
     finally:
         if store is not None:
             store.close()
@@ -178,9 +189,10 @@ def simulate(
 
 def _open(players: int, seed: int | None, stop_after_hands: int | None, db: Path | None,
           stack: int, small_blind: int, big_blind: int, ante: int,
-          console: Console) -> tuple[Series, SeriesStore | None, int | None]:
-    """The series to play (new, or resumed from *db*), its store if any, and the seed to
-    print when it was chosen here."""
+          console: Console, *, fair: bool = False,
+          ) -> tuple[Series, SeriesStore | None, int | None, FairDealer | None]:
+    """The series to play (new, or resumed from *db*), its store if any, the seed to print
+    when it was chosen here, and the fair dealer with *fair*."""
     from feltro.series import Series, SeriesConfig
     from feltro.store import SeriesStore
 
@@ -188,7 +200,7 @@ def _open(players: int, seed: int | None, stop_after_hands: int | None, db: Path
         store = SeriesStore.open(db)
         console.print(f"resuming {db} at hand {store.series.hand_number} (the players, blinds, "
                       f"seed and bots are those of the log)")
-        return store.series, store, None
+        return store.series, store, None, None
     config = SeriesConfig.with_players(
         players, starting_stack=stack, small_blind=small_blind, big_blind=big_blind,
         ante=ante, max_hands=stop_after_hands)
@@ -197,8 +209,30 @@ def _open(players: int, seed: int | None, stop_after_hands: int | None, db: Path
     rng = random.Random(chosen)
     if db is not None:
         store = SeriesStore.create(db, config, rng)
-        return store.series, store, shown
-    return Series.start(config, rng), None, shown
+        return store.series, store, shown, None
+    if fair:
+        from feltro.fairdeal import FairDealer, stand_in_deck_source
+
+        series_seed = rng.getrandbits(128)  # as Series.start draws it
+        chance = random.Random(f"fair {series_seed}")
+        dealer = FairDealer(f"simulate {series_seed}", secret_source=chance.randbytes)
+        source = stand_in_deck_source(dealer, config.players, chance.randbytes)
+        return Series(config, series_seed, deck_source=source), None, shown, dealer
+    return Series.start(config, rng), None, shown, None
+
+
+def _write_fair(series: Series, dealer: FairDealer, path: Path, console: Console) -> None:
+    """Record the dealt cards and write the night's export to *path*."""
+    for summary in series.summaries:
+        dealer.record(summary.number, summary.hand)
+    export = dealer.export()
+    try:
+        path.write_text(json.dumps(export, indent=1) + "\n", encoding="utf-8")
+    except OSError as exc:
+        console.print(f"cannot write the fairness export to {path}: {exc.strerror or exc}")
+        raise typer.Exit(code=1) from None
+    console.print(f"fairness export: {path} (fingerprint of the night "
+                  f"{export['fingerprint']}); check it with `feltro verify {path}`")
 
 
 _BOTS_NOTE = "simulate bots"

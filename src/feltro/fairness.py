@@ -1,0 +1,664 @@
+"""A verifiable shuffle: commit, mix, reveal (scheme ``feltro-fair/1``, ``docs/fairness.md``).
+
+For every hand the server draws a 32-byte secret ``S`` and publishes its *commitment*
+``C = SHA-256(msg("commit", S))`` before anything else. Each human player's device then seals
+(optional) and sends a *contribution* (1..64 fresh random bytes). The *deck seed* is
+``HMAC-SHA256(S, msg("seed", table, hand, seat, value, seat, value, ...))`` with the
+contributions in seat order, and the deck is a Fisher–Yates shuffle of the card ids 0..51
+driven by an HMAC-SHA256 counter-mode byte stream keyed with the seed, with rejection sampling
+(no modulo bias). At the deal the table publishes a salted hash of every deck position (salts
+from HKDF-SHA256 of the seed), so each player can check their own cards and every board card
+the moment they see them; the hands form a hash chain whose last link gives the night's
+*fingerprint*, a short code friends compare on their screens. At the end the secrets are
+revealed and anyone can re-derive everything (:func:`verify_hands`; the browser does it again
+in ``static/js/verify.js``).
+
+``msg(tag, f1, f2, ...)`` frames ``"feltro-fair/1 " + tag`` (UTF-8) and every field as a 4-byte
+big-endian length followed by the bytes; integers are fixed-width big-endian (hand numbers 8
+bytes, stream counters 4, seats, positions and card ids 1). ``docs/fairness.md`` is the
+specification, with test vectors.
+
+This module is pure: no randomness of its own (the secret and contributions are inputs), no
+clock, no I/O. Card ids are feltro's (``rank * 4 + suit``, ranks 2..A, suits c d h s).
+
+>>> secret = bytes(range(32))
+>>> proof = prepare_hand(secret, "t", 1, {3: b"ab"}, genesis("t"))
+>>> verify_hands("t", [proof]).ok
+True
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from enum import StrEnum
+from types import MappingProxyType
+from typing import Any
+
+__all__ = [
+    "CONTRIBUTION_MAX",
+    "DECK_SIZE",
+    "EXPORT_FORMAT",
+    "FINGERPRINT_ALPHABET",
+    "SCHEME",
+    "SECRET_SIZE",
+    "Check",
+    "Failure",
+    "FairnessFormatError",
+    "HandProof",
+    "Verdict",
+    "board_indices",
+    "card_id",
+    "card_matches",
+    "card_text",
+    "chain_link",
+    "commitment",
+    "contribution_commitment",
+    "deal_commitment",
+    "deck_order",
+    "deck_seed",
+    "export_series",
+    "fingerprint",
+    "genesis",
+    "hkdf_sha256",
+    "hole_indices",
+    "message",
+    "position_commitment",
+    "position_commitments",
+    "position_salt",
+    "position_salts",
+    "prepare_hand",
+    "proof_from_dict",
+    "proof_order",
+    "proof_to_dict",
+    "read_export",
+    "stream",
+    "unrevealed",
+    "verify_hands",
+]
+
+SCHEME = "feltro-fair/1"
+"""The name of this construction; every domain tag starts with it."""
+EXPORT_FORMAT = "feltro-fair-export/1"
+"""The ``format`` of a series export (:func:`export_series`)."""
+SECRET_SIZE = 32
+CONTRIBUTION_MAX = 64
+DECK_SIZE = 52
+FINGERPRINT_ALPHABET = "0123456789ABCDEFGHJKMNPQRSTVWXYZ"
+"""Crockford's base 32: no I, L, O or U, so a code read aloud is not misheard."""
+
+_RANKS = "23456789TJQKA"
+_SUITS = "cdhs"
+
+
+# --- the encoding -----------------------------------------------------------------------------
+
+
+def _frame(data: bytes) -> bytes:
+    return len(data).to_bytes(4, "big") + data
+
+
+def message(tag: str, *fields: bytes) -> bytes:
+    """``frame("feltro-fair/1 " + tag) || frame(f1) || ...``: each part as a 4-byte big-endian
+    length, then its bytes."""
+    return _frame(f"{SCHEME} {tag}".encode()) + b"".join(_frame(f) for f in fields)
+
+
+def _u8(value: int) -> bytes:
+    return value.to_bytes(1, "big")
+
+
+def _u32(value: int) -> bytes:
+    return value.to_bytes(4, "big")
+
+
+def _u64(value: int) -> bytes:
+    return value.to_bytes(8, "big")
+
+
+def _hmac(key: bytes, data: bytes) -> bytes:
+    return hmac.new(key, data, hashlib.sha256).digest()
+
+
+def _sha(data: bytes) -> bytes:
+    return hashlib.sha256(data).digest()
+
+
+# --- cards ------------------------------------------------------------------------------------
+
+
+def card_text(card: int) -> str:
+    """``'As'`` for id 51."""
+    return _RANKS[card >> 2] + _SUITS[card & 3]
+
+
+def card_id(text: str) -> int:
+    """51 for ``'As'``.
+
+    :raises FairnessFormatError: for anything but a two-character card.
+    """
+    if not isinstance(text, str) or len(text) != 2 or text[0] not in _RANKS \
+            or text[1] not in _SUITS:
+        raise FairnessFormatError(f"not a card: {text!r}")
+    return _RANKS.index(text[0]) * 4 + _SUITS.index(text[1])
+
+
+# --- the construction -------------------------------------------------------------------------
+
+
+def commitment(secret: bytes) -> bytes:
+    """``C = SHA-256(msg("commit", S))``, published before the contributions."""
+    return _sha(message("commit", secret))
+
+
+def _checked_contributions(contributions: Mapping[int, bytes]) -> list[tuple[int, bytes]]:
+    ordered = sorted(contributions.items())
+    for seat, value in ordered:
+        if type(seat) is not int or not 1 <= seat <= 255:
+            raise ValueError(f"a contribution's seat must be an integer in 1..255, got {seat!r}")
+        if not isinstance(value, bytes) or not 1 <= len(value) <= CONTRIBUTION_MAX:
+            raise ValueError(f"seat {seat}: a contribution is 1..{CONTRIBUTION_MAX} bytes")
+    return ordered
+
+
+def deck_seed(secret: bytes, table: str, hand: int, contributions: Mapping[int, bytes]) -> bytes:
+    """``HMAC-SHA256(S, msg("seed", table, u64(hand), u8(seat), value, ...))``, seats ascending.
+
+    :raises ValueError: for a secret that is not 32 bytes or a bad contribution.
+    """
+    if not isinstance(secret, bytes) or len(secret) != SECRET_SIZE:
+        raise ValueError(f"the server secret is {SECRET_SIZE} bytes")
+    fields: list[bytes] = [table.encode(), _u64(hand)]
+    for seat, value in _checked_contributions(contributions):
+        fields += [_u8(seat), value]
+    return _hmac(secret, message("seed", *fields))
+
+
+def stream(seed: bytes) -> Iterator[int]:
+    """The deck's bytes: ``HMAC-SHA256(seed, msg("stream", u32(j)))`` for j = 0, 1, 2..."""
+    block = 0
+    while True:
+        yield from _hmac(seed, message("stream", _u32(block)))
+        block += 1
+
+
+def deck_order(seed: bytes) -> tuple[int, ...]:
+    """The 52 card ids top first: Fisher–Yates from the end, each index drawn without bias.
+
+    Start from ids ``0..51``; for ``i`` from 51 down to 1, with ``n = i + 1``, take stream bytes
+    until one is below ``256 - 256 % n`` and let ``j = byte % n``; swap positions ``i``, ``j``.
+    """
+    deck = list(range(DECK_SIZE))
+    source = stream(seed)
+    for i in range(DECK_SIZE - 1, 0, -1):
+        n = i + 1
+        limit = 256 - 256 % n
+        byte = next(source)
+        while byte >= limit:
+            byte = next(source)
+        j = byte % n
+        deck[i], deck[j] = deck[j], deck[i]
+    return tuple(deck)
+
+
+def hkdf_sha256(key: bytes, info: bytes, length: int) -> bytes:
+    """HKDF-SHA256 (RFC 5869) with a salt of 32 zero bytes: extract, then expand to *length*
+    bytes (at most 8160)."""
+    prk = _hmac(bytes(32), key)
+    out, block, counter = b"", b"", 1
+    while len(out) < length:
+        block = _hmac(prk, block + info + _u8(counter))
+        out += block
+        counter += 1
+    return out[:length]
+
+
+def position_salts(seed: bytes) -> tuple[bytes, ...]:
+    """The 52 salts: ``HKDF-SHA256(seed, info=msg("salts"))``, 52 * 32 bytes cut in order.
+    ``salt_i`` is given to whoever sees the card at deck position *i*."""
+    data = hkdf_sha256(seed, message("salts"), 32 * DECK_SIZE)
+    return tuple(data[32 * i:32 * i + 32] for i in range(DECK_SIZE))
+
+
+def position_salt(seed: bytes, index: int) -> bytes:
+    """``salt_i`` alone (see :func:`position_salts`)."""
+    return position_salts(seed)[index]
+
+
+def position_commitment(salt: bytes, index: int, card: int) -> bytes:
+    """``P_i = SHA-256(msg("position", salt_i, u8(i), u8(card)))``."""
+    return _sha(message("position", salt, _u8(index), _u8(card)))
+
+
+def position_commitments(seed: bytes, order: Sequence[int]) -> tuple[bytes, ...]:
+    """Every ``P_i`` of the deck *order* (52 hashes, published at the deal)."""
+    salts = position_salts(seed)
+    return tuple(position_commitment(salts[i], i, card) for i, card in enumerate(order))
+
+
+def card_matches(position: bytes, salt: bytes, index: int, card: int) -> bool:
+    """Whether *card*, seen at deck *index* with its *salt*, is the card committed there: the
+    check a player's client makes the moment it sees a card (its own, or the board's)."""
+    return 0 <= index < DECK_SIZE and position_commitment(salt, index, card) == position
+
+
+def deal_commitment(positions: Sequence[bytes]) -> bytes:
+    """``D = SHA-256(msg("deal", P_0, ..., P_51))``: the whole deck in one hash."""
+    return _sha(message("deal", *positions))
+
+
+def genesis(table: str) -> bytes:
+    """The link before hand 1: ``SHA-256(msg("genesis", table))``."""
+    return _sha(message("genesis", table.encode()))
+
+
+def contribution_commitment(table: str, hand: int, seat: int, value: bytes) -> bytes:
+    """``SHA-256(msg("contribution", table, u64(hand), u8(seat), value))``: a contribution
+    *sealed* before any is revealed, so that nobody (the host's own seat included) can choose
+    theirs after seeing the others'."""
+    return _sha(message("contribution", table.encode(), _u64(hand), _u8(seat), value))
+
+
+def chain_link(previous: bytes, hand: int, commit: bytes, contributions: Mapping[int, bytes],
+               deal: bytes) -> bytes:
+    """``L_k = SHA-256(msg("chain", L_(k-1), u64(k), C, D, u8(seat), value, ...))``."""
+    fields = [previous, _u64(hand), commit, deal]
+    for seat, value in _checked_contributions(contributions):
+        fields += [_u8(seat), value]
+    return _sha(message("chain", *fields))
+
+
+def fingerprint(link: bytes) -> str:
+    """The night's code: the first 40 bits of the last link in Crockford base 32, ``XXXX-XXXX``.
+    """
+    value = int.from_bytes(link[:5], "big")
+    chars = [FINGERPRINT_ALPHABET[(value >> (35 - 5 * k)) & 31] for k in range(8)]
+    return "".join(chars[:4]) + "-" + "".join(chars[4:])
+
+
+def hole_indices(players: int, position: int) -> tuple[int, int]:
+    """The deck indices of the hole cards of hand *position* (D4: one round, then another)."""
+    return position, players + position
+
+
+def board_indices(players: int) -> tuple[int, int, int, int, int]:
+    """The deck indices of the flop, turn and river (D5: a burn before each street)."""
+    top = 2 * players
+    return top + 1, top + 2, top + 3, top + 5, top + 7
+
+
+# --- one hand's proof -------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class HandProof:
+    """Everything published about one hand's deck, in the order it becomes public.
+
+    Before the contributions: :attr:`commitment` (then the :attr:`sealed` contributions, if
+    sealed). At the deal: :attr:`contributions`, :attr:`positions`, :attr:`chain`. During the
+    hand, to whoever sees card i: ``salts[i]``. After the hand: :attr:`dealt` (the cards as the
+    hand recorded them). At the reveal: :attr:`secret`, :attr:`seed` and :attr:`deck`.
+    """
+
+    hand: int
+    commitment: bytes
+    contributions: Mapping[int, bytes]
+    positions: tuple[bytes, ...]
+    chain: bytes
+    secret: bytes | None = None
+    seed: bytes | None = None
+    dealt: tuple[tuple[int, int], ...] = ()
+    """``(deck index, card id)`` of every card the hand showed anyone (hole and board cards)."""
+    salts: Mapping[int, bytes] = field(default_factory=dict)
+    """Deck index -> salt, for the cards a player saw (a PHH download before the reveal)."""
+    sealed: Mapping[int, bytes] = field(default_factory=dict)
+    """Seat -> :func:`contribution_commitment`, when the contributions were sealed first."""
+    deck: tuple[int, ...] | None = None
+    """The whole deck, top first, as the dealer dealt it: published with the secret."""
+    previous: bytes | None = None
+    """The chain link before this hand: needed by a player's download, which may skip hands;
+    optional in a series export, where the previous hand gives it (and must agree)."""
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "contributions",
+                           MappingProxyType(dict(sorted(self.contributions.items()))))
+        object.__setattr__(self, "salts", MappingProxyType(dict(self.salts)))
+        object.__setattr__(self, "sealed", MappingProxyType(dict(sorted(self.sealed.items()))))
+
+    @property
+    def deal(self) -> bytes:
+        """``D``, the deal commitment."""
+        return deal_commitment(self.positions)
+
+    def with_dealt(self, dealt: Iterable[tuple[int, int]]) -> HandProof:
+        """This proof with the cards the hand dealt, by deck index."""
+        return replace(self, dealt=tuple(sorted(dealt)))
+
+
+def prepare_hand(secret: bytes, table: str, hand: int, contributions: Mapping[int, bytes],
+                 previous: bytes, sealed: Mapping[int, bytes] | None = None) -> HandProof:
+    """The proof of hand *hand* at the deal, secret and seed included: publish
+    :func:`unrevealed` of it until the reveal, and deal :func:`proof_order` of it.
+
+    :raises ValueError: for a bad secret or contribution.
+    """
+    seed = deck_seed(secret, table, hand, contributions)
+    positions = position_commitments(seed, deck_order(seed))
+    commit = commitment(secret)
+    link = chain_link(previous, hand, commit, contributions, deal_commitment(positions))
+    return HandProof(hand=hand, commitment=commit, contributions=contributions,
+                     positions=positions, chain=link, secret=secret, seed=seed,
+                     previous=previous, sealed=sealed or {}, deck=deck_order(seed))
+
+
+def proof_order(proof: HandProof) -> tuple[int, ...]:
+    """The deck of a proof whose seed is known (the dealer's, or after the reveal).
+
+    :raises ValueError: if the seed is not revealed.
+    """
+    if proof.seed is None:
+        raise ValueError(f"hand {proof.hand}: the deck is unknown until the secret is revealed")
+    return deck_order(proof.seed)
+
+
+def unrevealed(proof: HandProof) -> HandProof:
+    """The public proof before the reveal: no secret, no seed."""
+    return replace(proof, secret=None, seed=None, deck=None)
+
+
+# --- verification -----------------------------------------------------------------------------
+
+
+class Check(StrEnum):
+    """What a verification found wrong (the first failure names one)."""
+
+    FORMAT = "format"
+    """The file is not an export, or a field is missing or malformed."""
+    ORDER = "order"
+    """Hands are missing, repeated or out of order."""
+    CONTRIBUTION = "contribution"
+    """A contribution is empty, too long, on a bad seat, or not the one its seat sealed."""
+    SECRET = "secret"
+    """The secret is not revealed (the hand cannot be checked yet)."""
+    COMMITMENT = "commitment"
+    """The revealed secret does not match the commitment published before the hand."""
+    SEED = "seed"
+    """The deck seed does not follow from the secret, the contributions, table and hand."""
+    POSITION = "position"
+    """A published position commitment does not match the deck the seed gives."""
+    CARD = "card"
+    """A card the hand dealt is not the card committed at its deck position."""
+    CHAIN = "chain"
+    """A chain link does not follow from the previous one and this hand's commitments."""
+    FINGERPRINT = "fingerprint"
+    """The night's fingerprint does not match the last link."""
+
+
+@dataclass(frozen=True, slots=True)
+class Failure:
+    """The first thing that failed: in which hand (``None`` for the whole file) and what."""
+
+    check: Check
+    hand: int | None
+    detail: str
+    """An English explanation (the interfaces translate by :attr:`check`)."""
+
+    def __str__(self) -> str:
+        where = f"hand {self.hand}" if self.hand is not None else "the export"
+        return f"{where}: {self.check.value}: {self.detail}"
+
+
+@dataclass(frozen=True, slots=True)
+class Verdict:
+    """The result of :func:`verify_hands`."""
+
+    hands: int
+    """Hands in the file."""
+    fingerprint: str | None
+    """The fingerprint of the last link (``None`` when there are no hands)."""
+    failure: Failure | None = None
+
+    @property
+    def ok(self) -> bool:
+        """Whether every hand verified."""
+        return self.failure is None
+
+
+def _check_hand(table: str, proof: HandProof, previous: bytes) -> Failure | None:
+    def fail(check: Check, detail: str) -> Failure:
+        return Failure(check, proof.hand, detail)
+
+    if len(proof.positions) != DECK_SIZE or any(len(p) != 32 for p in proof.positions):
+        return fail(Check.FORMAT, f"a hand publishes {DECK_SIZE} position commitments of 32 "
+                                  f"bytes")
+    try:
+        link = chain_link(previous, proof.hand, proof.commitment, proof.contributions,
+                          proof.deal)
+    except ValueError as exc:
+        return fail(Check.CONTRIBUTION, str(exc))
+    if any(type(seat) is not int or not 1 <= seat <= 255 for seat in proof.sealed):
+        return fail(Check.CONTRIBUTION, "a seal names a seat outside 1..255")
+    for seat, value in proof.contributions.items():
+        if proof.sealed and seat not in proof.sealed:
+            return fail(Check.CONTRIBUTION, f"seat {seat} contributed without sealing first")
+        if seat in proof.sealed and \
+                contribution_commitment(table, proof.hand, seat, value) != proof.sealed[seat]:
+            return fail(Check.CONTRIBUTION, f"seat {seat}'s contribution is not the one it "
+                                            f"sealed")
+    # Cards the players saw, against the positions (possible without the secret).
+    for index, salt in sorted(proof.salts.items()):
+        seen = dict(proof.dealt).get(index)
+        if seen is not None and 0 <= index < DECK_SIZE and \
+                position_commitment(salt, index, seen) != proof.positions[index]:
+            return fail(Check.CARD, f"{card_text(seen)} at deck position {index} is not the "
+                                    f"card committed there")
+    if proof.secret is None:
+        return fail(Check.SECRET, "the server secret of this hand is not revealed")
+    if len(proof.secret) != SECRET_SIZE or commitment(proof.secret) != proof.commitment:
+        return fail(Check.COMMITMENT, "the revealed secret does not match the commitment "
+                                      "published before the hand")
+    seed = deck_seed(proof.secret, table, proof.hand, proof.contributions)
+    if proof.seed is not None and proof.seed != seed:
+        return fail(Check.SEED, "the deck seed does not follow from the secret and the "
+                                "players' contributions")
+    order = deck_order(seed)
+    salts = position_salts(seed)
+    for index, card in enumerate(order):
+        if position_commitment(salts[index], index, card) != proof.positions[index]:
+            return fail(Check.POSITION, f"the commitment of deck position {index} does not "
+                                        f"match the shuffled deck")
+    if proof.deck is not None and proof.deck != order:
+        first = next(i for i in range(DECK_SIZE)
+                     if i >= len(proof.deck) or proof.deck[i] != order[i])
+        return fail(Check.CARD, f"the published deck differs from the shuffled deck at "
+                                f"position {first}")
+    for index, card in proof.dealt:
+        if not 0 <= index < DECK_SIZE or order[index] != card:
+            return fail(Check.CARD, f"{card_text(card)} was dealt at deck position {index}, "
+                                    f"where the deck has {card_text(order[index % DECK_SIZE])}")
+    if link != proof.chain:
+        return fail(Check.CHAIN, "the chain link does not follow from the previous hand and "
+                                 "this hand's commitments")
+    return None
+
+
+def verify_hands(table: str, proofs: Sequence[HandProof], claimed: str | None = None, *,
+                 gaps: bool = False) -> Verdict:
+    """Check every hand: numbering, commitments, seeds, deck positions, dealt cards, the chain,
+    and (if *claimed*) the fingerprint. Stops at the first failure.
+
+    A series export holds hands 1, 2, 3... and the chain starts at :func:`genesis`. With
+    *gaps* (a player's download, holding only the hands they played) the numbers need only
+    increase, and a hand that does not follow the one before starts from its own
+    :attr:`HandProof.previous` link.
+    """
+    link = genesis(table)
+    expected = 1
+    for proof in proofs:
+        if proof.hand != expected and not (gaps and proof.hand > expected):
+            return Verdict(len(proofs), None, Failure(
+                Check.ORDER, proof.hand, f"hand {expected} was expected here"))
+        if proof.hand != expected:
+            if proof.previous is None:
+                return Verdict(len(proofs), None, Failure(
+                    Check.FORMAT, proof.hand, "the link before this hand is missing"))
+            link = proof.previous
+        elif proof.previous is not None and proof.previous != link:
+            return Verdict(len(proofs), None, Failure(
+                Check.CHAIN, proof.hand, "the link before this hand is not the previous "
+                                         "hand's link"))
+        failure = _check_hand(table, proof, link)
+        if failure is not None:
+            return Verdict(len(proofs), None, failure)
+        link = proof.chain
+        expected = proof.hand + 1
+    code = fingerprint(link) if proofs else None
+    if claimed is not None and claimed != code:
+        return Verdict(len(proofs), code, Failure(
+            Check.FINGERPRINT, None, f"the export claims {claimed}, the chain gives {code}"))
+    return Verdict(len(proofs), code)
+
+
+# --- the series export ------------------------------------------------------------------------
+
+
+class FairnessFormatError(ValueError):
+    """An export (or PHH fairness field) that cannot be read; the message says what is wrong."""
+
+
+def _hex(data: bytes) -> str:
+    return data.hex()
+
+
+def proof_to_dict(proof: HandProof) -> dict[str, Any]:
+    """One hand of the export (see ``docs/fairness.md``)."""
+    data: dict[str, Any] = {
+        "hand": proof.hand,
+        "commitment": _hex(proof.commitment),
+        "contributions": [{"seat": seat, "value": _hex(value)}
+                          for seat, value in proof.contributions.items()],
+        "sealed": [{"seat": seat, "commitment": _hex(digest)}
+                   for seat, digest in proof.sealed.items()],
+        "positions": [_hex(p) for p in proof.positions],
+        "chain": _hex(proof.chain),
+        "previous": None if proof.previous is None else _hex(proof.previous),
+        "secret": None if proof.secret is None else _hex(proof.secret),
+        "seed": None if proof.seed is None else _hex(proof.seed),
+        "deck": None if proof.deck is None else [card_text(c) for c in proof.deck],
+        "dealt": [{"position": index, "card": card_text(card)} for index, card in proof.dealt],
+    }
+    if proof.salts:
+        data["salts"] = [{"position": index, "salt": _hex(salt)}
+                         for index, salt in sorted(proof.salts.items())]
+    return data
+
+
+def export_series(table: str, proofs: Sequence[HandProof]) -> dict[str, Any]:
+    """The JSON-ready series export: what anyone needs to verify the night."""
+    last = proofs[-1].chain if proofs else genesis(table)
+    return {
+        "format": EXPORT_FORMAT,
+        "scheme": SCHEME,
+        "table": table,
+        "fingerprint": fingerprint(last) if proofs else None,
+        "hands": [proof_to_dict(p) for p in proofs],
+    }
+
+
+def _bytes(value: Any, where: str, size: int | None = None) -> bytes:
+    if not isinstance(value, str):
+        raise FairnessFormatError(f"{where}: expected hexadecimal text, got {value!r}")
+    try:
+        data = bytes.fromhex(value)
+    except ValueError:
+        raise FairnessFormatError(f"{where}: not hexadecimal: {value[:20]!r}") from None
+    if size is not None and len(data) != size:
+        raise FairnessFormatError(f"{where}: expected {size} bytes, got {len(data)}")
+    return data
+
+
+def _int(value: Any, where: str) -> int:
+    if type(value) is not int:
+        raise FairnessFormatError(f"{where}: expected an integer, got {value!r}")
+    return value
+
+
+def proof_from_dict(data: Any, where: str = "hand") -> HandProof:
+    """Inverse of :func:`proof_to_dict`.
+
+    :raises FairnessFormatError: naming the bad field.
+    """
+    if not isinstance(data, dict):
+        raise FairnessFormatError(f"{where}: not an object")
+    try:
+        hand = _int(data["hand"], f"{where}.hand")
+        if not 1 <= hand < 2**63:
+            raise FairnessFormatError(f"{where}: a hand number is a positive integer")
+        where = f"hand {hand}"
+        contributions: dict[int, bytes] = {}
+        for item in data["contributions"]:
+            seat = _int(item["seat"], f"{where}.contributions.seat")
+            if seat in contributions:
+                raise FairnessFormatError(f"{where}: seat {seat} contributes twice")
+            contributions[seat] = _bytes(item["value"], f"{where}.contributions.value")
+        sealed: dict[int, bytes] = {}
+        for item in data.get("sealed") or ():
+            seat = _int(item["seat"], f"{where}.sealed.seat")
+            if seat in sealed:
+                raise FairnessFormatError(f"{where}: seat {seat} seals twice")
+            sealed[seat] = _bytes(item["commitment"], f"{where}.sealed.commitment", 32)
+        positions = tuple(_bytes(p, f"{where}.positions", 32) for p in data["positions"])
+        secret = data.get("secret")
+        seed = data.get("seed")
+        previous = data.get("previous")
+        dealt = tuple((_int(d["position"], f"{where}.dealt.position"), card_id(d["card"]))
+                      for d in data.get("dealt", ()))
+        deck = data.get("deck")
+        if deck is not None:
+            deck = tuple(card_id(c) for c in deck)
+            if sorted(deck) != list(range(DECK_SIZE)):
+                raise FairnessFormatError(f"{where}: the deck is not the 52 cards once each")
+        salts = {_int(s["position"], f"{where}.salts.position"):
+                 _bytes(s["salt"], f"{where}.salts.salt", 32) for s in data.get("salts", ())}
+        return HandProof(
+            hand=hand,
+            commitment=_bytes(data["commitment"], f"{where}.commitment", 32),
+            contributions=contributions,
+            positions=positions,
+            chain=_bytes(data["chain"], f"{where}.chain", 32),
+            secret=None if secret is None else _bytes(secret, f"{where}.secret"),
+            seed=None if seed is None else _bytes(seed, f"{where}.seed", 32),
+            dealt=dealt,
+            salts=salts,
+            sealed=sealed,
+            deck=deck,
+            previous=None if previous is None else _bytes(previous, f"{where}.previous", 32),
+        )
+    except KeyError as exc:
+        raise FairnessFormatError(f"{where}: the field {exc.args[0]!r} is missing") from None
+    except (TypeError, AttributeError):
+        raise FairnessFormatError(f"{where}: a field has the wrong shape") from None
+
+
+def read_export(data: Any) -> tuple[str, list[HandProof], str | None]:
+    """``(table, proofs, claimed fingerprint)`` of a parsed export.
+
+    :raises FairnessFormatError: if it is not a ``feltro-fair-export/1`` export.
+    """
+    if not isinstance(data, dict) or data.get("format") != EXPORT_FORMAT:
+        raise FairnessFormatError(f"not a fairness export (format {EXPORT_FORMAT!r} expected)")
+    if data.get("scheme") != SCHEME:
+        raise FairnessFormatError(f"unknown scheme {data.get('scheme')!r}; this verifier "
+                                  f"knows {SCHEME}")
+    table = data.get("table")
+    if not isinstance(table, str):
+        raise FairnessFormatError("the export names no table")
+    hands = data.get("hands")
+    if not isinstance(hands, list):
+        raise FairnessFormatError("the export has no list of hands")
+    claimed = data.get("fingerprint")
+    if claimed is not None and not isinstance(claimed, str):
+        raise FairnessFormatError("the fingerprint is not text")
+    return table, [proof_from_dict(h, f"hands[{i}]") for i, h in enumerate(hands)], claimed
