@@ -21,6 +21,7 @@ app = typer.Typer(
 
 # One module per command family; each defines ``register(app: typer.Typer) -> None``.
 _COMMAND_MODULES: tuple[str, ...] = (
+    "arena",
     "bench",
     "evaluate",
     "replay",
@@ -33,6 +34,22 @@ for _name in _COMMAND_MODULES:
     importlib.import_module(f"feltro.cli.{_name}").register(app)
 
 
+def bare_options(args: list[str]) -> list[str]:
+    """*args* with a bare ``--ray`` (no address after it) spelled ``--ray local``.
+
+    Typer has no option with an optional value, so ``feltro arena ... --ray [ADDRESS]`` is
+    read here before Typer sees it.
+    """
+    out: list[str] = []
+    for i, arg in enumerate(args):
+        out.append(arg)
+        if arg == "--ray" and (i + 1 == len(args) or args[i + 1].startswith("-")):
+            out.append("local")
+    return out
+
+
 def main() -> None:
     """Entry point of the ``feltro`` console script."""
-    app()
+    import sys
+
+    app(args=bare_options(sys.argv[1:]))
