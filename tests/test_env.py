@@ -362,3 +362,25 @@ def test_single_agent_env_plays_against_bots() -> None:
             episodes += 1
             observation, info = game.reset()
     assert info["legal"]["to_act"]
+
+
+@pytest.mark.parametrize("settings", [
+    {"players": 6, "stacks": [30, 70, 200, 120, 50, 200]},
+    {"players": 2, "structure": "fixed-limit"},
+    {"players": 3, "ante": 1},
+    {"players": 4, "episode": "series", "stacks": 25, "max_hands": 80},
+])
+def test_fast_phh_is_the_general_writer_text(settings: dict[str, Any]) -> None:
+    from feltro.history import dumps, record_of
+
+    game = PokerGame(EnvConfig(**settings), 10)
+    rng = np.random.default_rng(10)
+    compared = 0
+    for _ in range(40):
+        game.reset()
+        while game.to_act is not None:
+            hand, seats = game.hand, tuple(a + 1 for a in game.order)
+            if game.step(int(rng.choice(np.flatnonzero(game.action_mask(game.to_act))))):
+                assert game.phh[-1] == dumps(record_of(hand, seats=seats))
+                compared += 1
+    assert compared >= 40

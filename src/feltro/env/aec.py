@@ -66,6 +66,7 @@ class PokerAEC(AECEnv[str, dict[str, Any], int]):  # type: ignore[misc]
         self.terminations = dict.fromkeys(self.agents, False)
         self.truncations = dict.fromkeys(self.agents, False)
         self.infos: dict[str, dict[str, Any]] = {agent: {} for agent in self.agents}
+        self._rewarded = True
         self._after_move(False)
 
     def _after_move(self, hand_ended: bool) -> None:
@@ -82,12 +83,11 @@ class PokerAEC(AECEnv[str, dict[str, Any], int]):  # type: ignore[misc]
                 if last is not None:
                     info["phh"] = last
                 infos[agent] = info
-        else:
+            self._rewarded = True
+        elif self._rewarded:  # rewards are zero between the ends of hands
             for agent in agents:
                 rewards[agent] = 0.0
-            to_act = game.to_act
-            if to_act is not None:
-                infos[agents[to_act]] = {"legal": game.legal_info(to_act)}
+            self._rewarded = False
         if game.over:
             for agent in self.agents:
                 self.terminations[agent] = True
@@ -95,10 +95,13 @@ class PokerAEC(AECEnv[str, dict[str, Any], int]):  # type: ignore[misc]
         else:
             to_act = game.to_act
             assert to_act is not None
-            self.agent_selection = agents[to_act]
-        cumulative = self._cumulative_rewards
-        for agent, reward in rewards.items():
-            cumulative[agent] += reward
+            selected = self.agent_selection = agents[to_act]
+            if not hand_ended:
+                infos[selected] = {"legal": game.legal_info(to_act)}
+        if self._rewarded:
+            cumulative = self._cumulative_rewards
+            for agent, reward in rewards.items():
+                cumulative[agent] += reward
 
     def observe(self, agent: str) -> dict[str, Any]:
         i = self._index[agent]

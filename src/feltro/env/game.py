@@ -36,13 +36,14 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from feltro.actions import Action
+from feltro.actions import CALL, Action
 from feltro.cards import Deck, format_cards
 from feltro.env.actions import ActionCodec, ExactActions, PotActions, legal_info
 from feltro.env.config import EnvConfig
+from feltro.env.phh import PhhWriter
 from feltro.errors import HistoryError
 from feltro.events import ActionTaken
-from feltro.hand import Hand, LegalActions
+from feltro.hand import Hand, HandConfig, LegalActions
 from feltro.history import dumps, record_of
 from feltro.series import Series, SeriesConfig
 
@@ -50,6 +51,7 @@ __all__ = ["PokerGame", "observation_size"]
 
 Obs = npt.NDArray[np.float32]
 
+_DECK: tuple[int, ...] = tuple(range(52))
 _NOBODY: dict[str, object] = legal_info(LegalActions.none())
 
 
@@ -86,6 +88,8 @@ class PokerGame:
         self.hand_start: list[int] = [0] * n
         self._dealt = 0  # hands dealt since creation: the button rotation
         self._legal: LegalActions | None = None
+        self._configs: dict[int, HandConfig] = {}  # hand configurations by button shift
+        self._phh_writer = PhhWriter()
         self._public: Obs = np.zeros(self.obs_size, dtype=np.float32)
         self._base = 109 + n  # where the stacks block starts
 
@@ -125,7 +129,12 @@ class PokerGame:
             else:
                 shift = self._dealt if self.config.rotate else 0
                 order = tuple((p + shift) % n for p in range(n))
-                hand = Hand.start(self.config.hand_config(order), Deck.shuffled(self._rng))
+                hand_config = self._configs.get(shift)
+                if hand_config is None:
+                    hand_config = self._configs[shift] = self.config.hand_config(order)
+                cards = list(_DECK)
+                self._rng.shuffle(cards)  # the deal of Deck.shuffled(rng), without its checks
+                hand = Hand.start(hand_config, cards)
             self.hands += 1
             self._dealt += 1
             self.hand = hand
@@ -166,12 +175,10 @@ class PokerGame:
             the episode is over.
         """
         hand = self.hand
-        p = hand._to_act
-        if p is None or self.over:
-            from feltro.errors import IllegalActionError
-            raise IllegalActionError("the episode is over: call reset()", rule="B5")
-        legal = self.legal
-        return self.play(self.codec.decode(action, legal, sum(hand._committed), hand._to_match))
+        if action == 1:  # check or call (the engine checks when nothing is owed): no decoding
+            return self.play(CALL)
+        return self.play(self.codec.decode(action, self.legal, sum(hand._committed),
+                                           hand._to_match))
 
     def play(self, engine_action: Action) -> bool:
         """:meth:`step` with an engine action (``Raise(25)``, ``CALL``...), as bots answer."""
@@ -221,16 +228,12 @@ class PokerGame:
     # ------------------------------------------------------------------ seeing
 
     def hand_phh(self) -> str:
-        """The current hand as PHH text, every card included (for audits and replays).
+        """The finished hand as PHH text, every card included (for audits and replays);
+        ``seats`` are the agents' numbers plus one.
 
         Pot-limit has no PHH variant: the text is then a comment saying so.
         """
-        seats = [a + 1 for a in self.order]
-        try:
-            record = record_of(self.hand, seats=tuple(seats), _episode_hand=self.hands)
-        except HistoryError as exc:
-            return f"# no PHH: {exc}\n"
-        return dumps(record)
+        return self._phh_writer.text(self.hand, tuple(a + 1 for a in self.order))
 
     def _build_public(self) -> None:
         """The part of the observation every agent shares, built in full."""
