@@ -19,6 +19,7 @@ installed; its time includes starting the local Ray instance).
 from __future__ import annotations
 
 import argparse
+import os
 import statistics
 import sys
 import time
@@ -37,12 +38,20 @@ from run import Section, machine_info, print_section, write_results
 PLAYERS = 6
 
 
-def feltro_aec(decisions: int) -> float:
+Rates = tuple[float, float]
+"""(decisions per wall-clock second, decisions per CPU second of this process)."""
+
+
+def _rates(done: int, wall: float, cpu: float) -> Rates:
+    return done / (time.perf_counter() - wall), done / (time.process_time() - cpu)
+
+
+def feltro_aec(decisions: int) -> Rates:
     """Decisions/s of the AEC environment, ``last()`` then ``step(check/call)``."""
     table = env(players=PLAYERS, seed=1)
     table.reset(seed=1)
     done = 0
-    began = time.perf_counter()
+    began, cpu = time.perf_counter(), time.process_time()
     while done < decisions:
         _, _, terminated, truncated, _ = table.last()
         if terminated or truncated:
@@ -50,15 +59,15 @@ def feltro_aec(decisions: int) -> float:
             continue
         table.step(1)
         done += 1
-    return done / (time.perf_counter() - began)
+    return _rates(done, began, cpu)
 
 
-def feltro_table(decisions: int) -> float:
+def feltro_table(decisions: int) -> Rates:
     """Decisions/s of one :class:`PokerGame` (observation and mask built, no PettingZoo)."""
     game = PokerGame(EnvConfig(players=PLAYERS), 1, keep_phh=False)
     game.reset(1)
     done = 0
-    began = time.perf_counter()
+    began, cpu = time.perf_counter(), time.process_time()
     while done < decisions:
         agent = game.to_act
         if agent is None:
@@ -68,29 +77,29 @@ def feltro_table(decisions: int) -> float:
         game.action_mask(agent)
         game.step(1)
         done += 1
-    return done / (time.perf_counter() - began)
+    return _rates(done, began, cpu)
 
 
-def feltro_vector(decisions: int, tables: int) -> float:
+def feltro_vector(decisions: int, tables: int) -> Rates:
     """Decisions/s of ``vector_env(tables)`` (one decision per table per step)."""
     batch = vector_env(tables, players=PLAYERS, seed=1)
     batch.reset()
     actions = np.ones(tables, dtype=np.int64)
     steps = max(1, decisions // tables)
-    began = time.perf_counter()
+    began, cpu = time.perf_counter(), time.process_time()
     for _ in range(steps):
         batch.step(actions)
-    return steps * tables / (time.perf_counter() - began)
+    return _rates(steps * tables, began, cpu)
 
 
-def pettingzoo_nl(decisions: int) -> float:
+def pettingzoo_nl(decisions: int) -> Rates:
     """Decisions/s of PettingZoo's texas_holdem_no_limit_v6, always check/call (action 1)."""
     from pettingzoo.classic import texas_holdem_no_limit_v6
 
     table = texas_holdem_no_limit_v6.env(num_players=PLAYERS)
     table.reset(seed=1)
     done = 0
-    began = time.perf_counter()
+    began, cpu = time.perf_counter(), time.process_time()
     while done < decisions:
         _, _, terminated, truncated, _ = table.last()
         if terminated or truncated:
@@ -101,11 +110,12 @@ def pettingzoo_nl(decisions: int) -> float:
             continue
         table.step(1)
         done += 1
-    return done / (time.perf_counter() - began)
+    return _rates(done, began, cpu)
 
 
-def median_of_3(run: Callable[[], float]) -> float:
-    return statistics.median(run() for _ in range(3))
+def median_of_3(run: Callable[[], Rates]) -> Rates:
+    results = [run() for _ in range(3)]
+    return (statistics.median(r[0] for r in results), statistics.median(r[1] for r in results))
 
 
 def arena_times(hands: int) -> list[tuple[str, float]]:
@@ -138,22 +148,32 @@ def main() -> int:
     warnings.simplefilter("ignore")
 
     rows: list[tuple[object, ...]] = []
+
+    def row(label: str, rates: Rates, goal: str = "") -> None:
+        rows.append((label, f"{rates[0]:,.0f}", f"{rates[1]:,.0f}", goal))
+
+    load = os.getloadavg()[0]
     aec = median_of_3(lambda: feltro_aec(n))
-    rows.append(("feltro.env AEC (env.last + step)", f"{aec:,.0f}", "≥ 88,000"))
-    table = median_of_3(lambda: feltro_table(n))
-    rows.append(("feltro PokerGame (one table, no PettingZoo layer)", f"{table:,.0f}", ""))
+    row("feltro.env AEC (env.last + step)", aec, "≥ 88,000")
+    row("feltro PokerGame (one table, no PettingZoo layer)",
+        median_of_3(lambda: feltro_table(n)))
     for tables in (64, 1024):
-        rate = median_of_3(lambda tables=tables: feltro_vector(n, tables))  # type: ignore[misc]
-        rows.append((f"feltro vector_env({tables})", f"{rate:,.0f}", "≥ 320,000"))
-    notes = []
+        row(f"feltro vector_env({tables})",
+            median_of_3(lambda tables=tables: feltro_vector(n, tables)),  # type: ignore[misc]
+            "≥ 320,000")
+    notes = [f"Load average when the run began: {load:.1f} on {os.cpu_count()} cores (a shared "
+             f"machine): wall-clock rates suffer from the other jobs; the CPU-time rates count "
+             f"only this process's own time."]
     try:
         pz = median_of_3(lambda: pettingzoo_nl(max(2_000, n // 10)))
-        rows.append(("PettingZoo texas_holdem_no_limit_v6 (RLCard)", f"{pz:,.0f}", ""))
-        notes.append(f"feltro AEC / PettingZoo: {aec / pz:.1f}x (goal 10x)")
+        row("PettingZoo texas_holdem_no_limit_v6 (RLCard)", pz)
+        notes.append(f"feltro AEC / PettingZoo: {aec[0] / pz[0]:.1f}x wall-clock, "
+                     f"{aec[1] / pz[1]:.1f}x CPU time (goal 10x)")
     except ImportError as exc:
         notes.append(f"PettingZoo texas_holdem_no_limit_v6 not measured: {exc}")
     env_section = Section(f"Always-call policy, {PLAYERS} players, one core, decisions/s "
-                          f"(median of 3)", ["environment", "decisions/s", "goal"], rows, notes)
+                          f"(median of 3)", ["environment", "decisions/s (wall)", "decisions/CPU-s", "goal"],
+                          rows, notes)
     print_section(env_section)
 
     hands = 1_200 if args.quick else 6_000
@@ -165,7 +185,10 @@ def main() -> int:
         f"Arena: one 6-bot duplicate match, {hands:,} hands (rules, tight, random, station, "
         f"rules, tight)", ["backend", "time", "speed-up"], arena_rows,
         ["The results of every backend are identical (checked in the run).",
-         "Ray's time includes starting a local Ray instance."])
+         "Ray's time includes starting a local Ray instance.",
+         f"Load average before the match: {os.getloadavg()[0]:.1f} on {os.cpu_count()} "
+         f"cores: with the cores busy with other jobs the speed-up says little about "
+         f"scaling."])
     print_section(arena_section)
     command = "python benchmarks/bench_env.py" + (" --quick" if args.quick else "")
     write_results("env", "Learning environment and arena benchmark",
