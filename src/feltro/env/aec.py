@@ -18,7 +18,7 @@ from gymnasium import spaces
 from pettingzoo import AECEnv
 
 from feltro.env.config import EnvConfig
-from feltro.env.game import PokerGame
+from feltro.env.game import _NOBODY, PokerGame
 
 __all__ = ["PokerAEC"]
 
@@ -118,10 +118,9 @@ class PokerAEC(AECEnv[str, dict[str, Any], int]):  # type: ignore[misc]
             return
         if action is None:
             raise ValueError(f"{agent} is to act: None is only for agents whose episode is over")
-        previous = self.infos[agent]
         hand_ended = self.game.step(action)
-        if not hand_ended and previous.get("legal", {}).get("to_act"):
-            self.infos[agent] = {"legal": self.game.legal_info(self._index[agent])}
+        if not hand_ended:  # the agent who acted is not to act next (B2: play goes round)
+            self.infos[agent] = {"legal": dict(_NOBODY)}
         self._cumulative_rewards[agent] = 0.0
         self._after_move(hand_ended)
         if self.render_mode == "human":

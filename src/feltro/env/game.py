@@ -127,7 +127,7 @@ class PokerGame:
                 assert seating is not None
                 order = tuple(seat - 1 for seat in seating.order)
             else:
-                shift = self._dealt if self.config.rotate else 0
+                shift = self._dealt % n if self.config.rotate else 0
                 order = tuple((p + shift) % n for p in range(n))
                 hand_config = self._configs.get(shift)
                 if hand_config is None:
