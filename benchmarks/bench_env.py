@@ -171,9 +171,9 @@ def main() -> int:
                      f"{aec[1] / pz[1]:.1f}x CPU time (goal 10x)")
     except ImportError as exc:
         notes.append(f"PettingZoo texas_holdem_no_limit_v6 not measured: {exc}")
+    headers = ["environment", "decisions/s (wall)", "decisions/CPU-s", "goal"]
     env_section = Section(f"Always-call policy, {PLAYERS} players, one core, decisions/s "
-                          f"(median of 3)", ["environment", "decisions/s (wall)", "decisions/CPU-s", "goal"],
-                          rows, notes)
+                          f"(median of 3)", headers, rows, notes)
     print_section(env_section)
 
     hands = 1_200 if args.quick else 6_000
