@@ -37,6 +37,7 @@ app = typer.Typer(
 
 # One module per command family; each defines ``register(app: typer.Typer) -> None``.
 _COMMAND_MODULES: tuple[str, ...] = (
+    "arena",
     "bench",
     "evaluate",
     "replay",
@@ -51,6 +52,20 @@ for _name in _COMMAND_MODULES:
     importlib.import_module(f"feltro.cli.{_name}").register(app)
 
 
+def bare_options(args: list[str]) -> list[str]:
+    """*args* with a bare ``--ray`` (no address after it) spelled ``--ray local``.
+
+    Typer has no option with an optional value, so ``feltro arena ... --ray [ADDRESS]`` is
+    read here before Typer sees it.
+    """
+    out: list[str] = []
+    for i, arg in enumerate(args):
+        out.append(arg)
+        if arg == "--ray" and (i + 1 == len(args) or args[i + 1].startswith("-")):
+            out.append("local")
+    return out
+
+
 def main(args: list[str] | None = None) -> None:
     """Entry point of the ``feltro`` console script: every failure is one line on stderr and a
     non-zero exit status (:mod:`feltro.cli.failure`), never a traceback."""
@@ -58,4 +73,4 @@ def main(args: list[str] | None = None) -> None:
 
     from feltro.cli.failure import run
 
-    sys.exit(run(app, args))
+    sys.exit(run(app, bare_options(sys.argv[1:] if args is None else args)))

@@ -1,0 +1,137 @@
+"""The PettingZoo AEC environment: :class:`PokerAEC` (one agent acts per step).
+
+Agents are ``player_0``..``player_{n-1}``. ``observe(agent)`` gives ``{"observation": array,
+"action_mask": int8 array}`` (layout in :mod:`feltro.env.game`; the mask is exact and all zeros
+when it is not the agent's turn). ``infos[agent]["legal"]`` holds the exact legal actions with
+their amounts; when a hand ends every agent's info gets ``"phh"`` (that hand's PHH text,
+replayable by ``feltro replay``) and ``"hand_over": True``. Rewards are chips won or lost in
+each finished hand. An illegal action raises :class:`~feltro.errors.IllegalActionError`
+naming the rule, and changes nothing.
+"""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+import numpy as np
+from gymnasium import spaces
+from pettingzoo import AECEnv
+
+from feltro.env.config import EnvConfig
+from feltro.env.game import _NOBODY, PokerGame
+
+__all__ = ["PokerAEC"]
+
+
+def observation_space(game: PokerGame) -> spaces.Dict:
+    """The observation space of one agent."""
+    return spaces.Dict({
+        "observation": spaces.Box(low=0.0, high=np.float32(max(game.config.total_chips, 1) * 2),
+                                  shape=(game.obs_size,), dtype=np.float32),
+        "action_mask": spaces.Box(low=0, high=1, shape=(game.codec.size,), dtype=np.int8),
+    })
+
+
+class PokerAEC(AECEnv[str, dict[str, Any], int]):  # type: ignore[misc]
+    """Hold'em as a PettingZoo AEC environment (see the module docstring)."""
+
+    metadata: ClassVar[dict[str, Any]] = {
+        "render_modes": ["human", "ansi"], "name": "feltro_holdem_v0", "is_parallelizable": False}
+
+    def __init__(self, config: EnvConfig, seed: int | None = None,
+                 render_mode: str | None = None) -> None:
+        super().__init__()
+        self.config = config
+        self.game = PokerGame(config, seed)
+        self.render_mode = render_mode
+        self.possible_agents = [f"player_{i}" for i in range(config.players)]
+        self._index = {name: i for i, name in enumerate(self.possible_agents)}
+        obs_space = observation_space(self.game)
+        act_space = spaces.Discrete(self.game.codec.size)
+        self.observation_spaces = dict.fromkeys(self.possible_agents, obs_space)
+        self.action_spaces = dict.fromkeys(self.possible_agents, act_space)
+        self.agents: list[str] = []
+
+    def observation_space(self, agent: str) -> spaces.Space[Any]:
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent: str) -> spaces.Space[Any]:
+        return self.action_spaces[agent]
+
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        self.game.reset(seed)
+        self.agents = list(self.possible_agents)
+        self.rewards = dict.fromkeys(self.agents, 0.0)
+        self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
+        self.terminations = dict.fromkeys(self.agents, False)
+        self.truncations = dict.fromkeys(self.agents, False)
+        self.infos: dict[str, dict[str, Any]] = {agent: {} for agent in self.agents}
+        self._rewarded = True
+        self._after_move(False)
+
+    def _after_move(self, hand_ended: bool) -> None:
+        game = self.game
+        agents = self.possible_agents
+        infos = self.infos
+        rewards = self.rewards
+        if hand_ended or game.over:
+            chips, phh = game.take_rewards()
+            last = phh[-1] if phh else None
+            for i, agent in enumerate(agents):
+                rewards[agent] = float(chips[i])
+                info = {"legal": game.legal_info(i), "hand_over": True}
+                if last is not None:
+                    info["phh"] = last
+                infos[agent] = info
+            self._rewarded = True
+        elif self._rewarded:  # rewards are zero between the ends of hands
+            for agent in agents:
+                rewards[agent] = 0.0
+            self._rewarded = False
+        if game.over:
+            for agent in self.agents:
+                self.terminations[agent] = True
+            self.agent_selection = self.agents[0]
+        else:
+            to_act = game.to_act
+            assert to_act is not None
+            selected = self.agent_selection = agents[to_act]
+            if not hand_ended:
+                infos[selected] = {"legal": game.legal_info(to_act)}
+        if self._rewarded:
+            cumulative = self._cumulative_rewards
+            for agent, reward in rewards.items():
+                cumulative[agent] += reward
+
+    def observe(self, agent: str) -> dict[str, Any]:
+        i = self._index[agent]
+        return {"observation": self.game.observation(i), "action_mask": self.game.action_mask(i)}
+
+    def observe_dict(self, agent: str) -> dict[str, Any]:
+        """The readable form of :meth:`observe`, with the PHH of the hand so far."""
+        return self.game.observation_dict(self._index[agent])
+
+    def step(self, action: int | None) -> None:
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        if action is None:
+            raise ValueError(f"{agent} is to act: None is only for agents whose episode is over")
+        hand_ended = self.game.step(action)
+        if not hand_ended:  # the agent who acted is not to act next (B2: play goes round)
+            self.infos[agent] = {"legal": dict(_NOBODY)}
+        self._cumulative_rewards[agent] = 0.0
+        self._after_move(hand_ended)
+        if self.render_mode == "human":
+            self.render()
+
+    def render(self) -> str | None:
+        text = self.game.render_text()
+        if self.render_mode == "ansi":
+            return text
+        print(text)
+        return None
+
+    def close(self) -> None:
+        pass

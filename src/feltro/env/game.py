@@ -1,0 +1,377 @@
+"""One table of a learning environment, free of any RL library: :class:`PokerGame`.
+
+It drives the hand engine (:class:`~feltro.hand.Hand`) for one hand per episode, or a whole
+freezeout through :class:`~feltro.series.Series`, and builds what learners see. The PettingZoo,
+Gymnasium and batched environments of :mod:`feltro.env` are thin layers over it.
+
+Agents are numbered ``0..players-1`` (``player_0``...). In a hand episode the *k*-th hand seats
+agent ``order[p]`` at hand position *p* (position 0 is the first left of the button, the last
+position is the button); in a series the agents are seats ``1..n`` of the series.
+
+The observation array (``float32``, length :func:`observation_size`; ``n`` = players, blocks
+indexed by **hand position**, padded with zeros when fewer play, as in a series)::
+
+    [0, 52)      own hole cards, one-hot by card id (rank * 4 + suit, deuce of clubs = 0)
+    [52, 104)    board cards, one-hot
+    [104, 109)   street one-hot: preflop, flop, turn, river, showdown
+    5 blocks of n: own position (one-hot), stacks (chips behind), bets this street,
+                 chips committed this hand, folded (1/0)
+    1 block of n: dealt in (1 for each position that plays this hand)
+    4 blocks of n: chips put in on the preflop, flop, turn and river (the betting so far;
+                 uncalled chips returned are not subtracted)
+    7 scalars:   pot (all chips in the middle), current bet, chips to call, min raise-to,
+                 max raise-to (0 when raising is closed or it is not the agent's turn),
+                 big blind, 1 if it is the agent's turn
+
+Chips are raw chip counts (divide by the big blind yourself if you want). Everything comes from
+the agent's own view: other players' cards never appear.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import random
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from feltro.actions import CALL, Action
+from feltro.cards import Deck, format_cards
+from feltro.env.actions import ActionCodec, ExactActions, PotActions, legal_info
+from feltro.env.config import EnvConfig
+from feltro.env.phh import PhhWriter
+from feltro.errors import HistoryError
+from feltro.events import ActionTaken
+from feltro.hand import Hand, HandConfig, LegalActions
+from feltro.history import dumps, record_of
+from feltro.series import Series, SeriesConfig
+
+__all__ = ["PokerGame", "observation_size"]
+
+Obs = npt.NDArray[np.float32]
+
+_DECK: tuple[int, ...] = tuple(range(52))
+_NOBODY: dict[str, object] = legal_info(LegalActions.none())
+
+
+def observation_size(players: int) -> int:
+    """The length of the observation array for *players* agents."""
+    return 109 + 10 * players + 7
+
+
+class PokerGame:
+    """One table: reset, step with action numbers, observe (see the module docstring)."""
+
+    def __init__(self, config: EnvConfig, seed: int | None = None, *,
+                 keep_phh: bool = True) -> None:
+        self.config = config
+        self.keep_phh = keep_phh
+        """Whether finished hands are written as PHH (:attr:`phh`); off saves time."""
+        self.n = n = config.players
+        self.codec: ActionCodec = (ExactActions(config.total_chips) if config.actions == "exact"
+                                   else PotActions(config.fractions))
+        self.obs_size = observation_size(n)
+        self._rng = random.Random(seed if seed is not None else random.SystemRandom().random())
+        self.hand: Hand = Hand.start(config.hand_config(tuple(range(n))), Deck.standard())
+        self.series: Series | None = None
+        self.order: tuple[int, ...] = tuple(range(n))
+        self.position_of: list[int] = list(range(n))
+        self.hands = 0
+        self.over = False
+        self.street_in: list[list[int]] = [[0] * n for _ in range(4)]
+        self.rewards: list[int] = [0] * n
+        """Chips won (or lost, negative) by each agent in hands that ended since
+        :meth:`take_rewards`."""
+        self.phh: list[str] = []
+        """PHH texts of the hands that ended since :meth:`take_rewards`."""
+        self.hand_start: list[int] = [0] * n
+        self._dealt = 0  # hands dealt since creation: the button rotation
+        self._legal: LegalActions | None = None
+        self._configs: dict[int, HandConfig] = {}  # hand configurations by button shift
+        self._phh_writer = PhhWriter()
+        self._public: Obs = np.zeros(self.obs_size, dtype=np.float32)
+        self._base = 109 + n  # where the stacks block starts
+
+    # ------------------------------------------------------------------ driving
+
+    def reset(self, seed: int | None = None) -> None:
+        """Start a new episode (the first hand is dealt); *seed* restarts the random stream and
+        the button rotation, so the same seed gives the same episode."""
+        if seed is not None:
+            self._rng = random.Random(seed)
+            self._dealt = 0
+        config = self.config
+        self.over = False
+        self.rewards = [0] * self.n
+        self.phh = []
+        self.hands = 0
+        if config.episode == "series":
+            series_config = SeriesConfig.with_players(
+                self.n, starting_stack=config.agent_stacks[0], small_blind=config.small_blind,
+                big_blind=config.big_blind, ante=config.ante, structure=config.structure,
+                max_hands=config.max_hands)
+            self.series = Series(series_config, self._rng.getrandbits(64))
+        self._deal()
+
+    def _deal(self) -> None:
+        """Deal hands until one needs a decision or the episode is over."""
+        n = self.n
+        while True:
+            if self.series is not None:
+                hand = self.series.next_hand()
+                if hand is None:
+                    self.over = True
+                    return
+                seating = self.series.seating
+                assert seating is not None
+                order = tuple(seat - 1 for seat in seating.order)
+            else:
+                shift = self._dealt % n if self.config.rotate else 0
+                order = tuple((p + shift) % n for p in range(n))
+                hand_config = self._configs.get(shift)
+                if hand_config is None:
+                    hand_config = self._configs[shift] = self.config.hand_config(order)
+                cards = list(_DECK)
+                self._rng.shuffle(cards)  # the deal of Deck.shuffled(rng), without its checks
+                hand = Hand.start(hand_config, cards)
+            self.hands += 1
+            self._dealt += 1
+            self.hand = hand
+            self.order = order
+            position_of = [-1] * n
+            for p, agent in enumerate(order):
+                position_of[agent] = p
+            self.position_of = position_of
+            self.street_in = [[0] * n for _ in range(4)]
+            self.hand_start = list(hand.config.stacks)
+            self._legal = None
+            self._build_public()
+            if not hand.is_over:
+                return
+            self._finish_hand()
+            if self.series is None:
+                self.over = True
+                return
+
+    @property
+    def to_act(self) -> int | None:
+        """The agent to act, or ``None`` when the episode is over."""
+        p = self.hand.to_act
+        return None if p is None or self.over else self.order[p]
+
+    @property
+    def legal(self) -> LegalActions:
+        """The legal actions of the agent to act (computed once per decision)."""
+        legal = self._legal
+        if legal is None:
+            legal = self._legal = self.hand.legal
+        return legal
+
+    def step(self, action: int) -> bool:
+        """Play action number *action* for the agent to act; True when a hand ended.
+
+        :raises IllegalActionError: for an action the rules refuse (nothing changes), or when
+            the episode is over.
+        """
+        hand = self.hand
+        if action == 1:  # check or call (the engine checks when nothing is owed): no decoding
+            return self.play(CALL)
+        return self.play(self.codec.decode(action, self.legal, sum(hand._committed),
+                                           hand._to_match))
+
+    def play(self, engine_action: Action) -> bool:
+        """:meth:`step` with an engine action (``Raise(25)``, ``CALL``...), as bots answer."""
+        hand = self.hand
+        p = hand._to_act
+        if p is None or self.over:
+            from feltro.errors import IllegalActionError, Refusal
+            raise IllegalActionError(Refusal("B5", "hand-over", {}),
+                                     "the episode is over: call reset()")
+        street = hand._street
+        series = self.series
+        events = (series.act(engine_action) if series is not None
+                  else hand.apply(engine_action))
+        self._legal = None
+        first = events[0]
+        if type(first) is ActionTaken and first.chips:
+            self.street_in[street][p] += first.chips
+        if hand._phase != 4:  # OVER
+            if len(events) == 1 and hand._street == street:
+                self._update_public(p, street)
+            else:
+                self._build_public()
+            return False
+        self._finish_hand()
+        if series is not None:
+            self._deal()
+        else:
+            self.over = True
+        return True
+
+    def _finish_hand(self) -> None:
+        hand = self.hand
+        result = hand.result()
+        rewards = self.rewards
+        start = self.hand_start
+        for p, agent in enumerate(self.order):
+            rewards[agent] += result.stacks[p] - start[p]
+        if self.keep_phh:
+            self.phh.append(self.hand_phh())
+
+    def take_rewards(self) -> tuple[list[int], list[str]]:
+        """The chip changes and PHH texts gathered since the last call, and clear them."""
+        rewards, phh = self.rewards, self.phh
+        self.rewards = [0] * self.n
+        self.phh = []
+        return rewards, phh
+
+    # ------------------------------------------------------------------ seeing
+
+    def hand_phh(self) -> str:
+        """The finished hand as PHH text, every card included (for audits and replays);
+        ``seats`` are the agents' numbers plus one.
+
+        Pot-limit has no PHH variant: the text is then a comment saying so.
+        """
+        return self._phh_writer.text(self.hand, tuple(a + 1 for a in self.order))
+
+    def _build_public(self) -> None:
+        """The part of the observation every agent shares, built in full."""
+        hand = self.hand
+        n = self.n
+        public = np.zeros(self.obs_size, dtype=np.float32)
+        for card in hand._board:
+            public[52 + card] = 1
+        public[104 + hand._street] = 1
+        k = len(self.order)
+        base = self._base
+        public[base:base + k] = hand._stacks
+        public[base + n:base + n + k] = hand._bets
+        public[base + 2 * n:base + 2 * n + k] = hand._committed
+        public[base + 3 * n:base + 3 * n + k] = hand._folded
+        public[base + 4 * n:base + 4 * n + k] = 1
+        for street, row in enumerate(self.street_in):
+            start = base + (5 + street) * n
+            public[start:start + n] = row
+        public[-7] = sum(hand._committed)
+        public[-6] = hand._to_match
+        public[-2] = self.config.big_blind
+        self._public = public
+
+    def _update_public(self, p: int, street: int) -> None:
+        """After one action inside a street only the actor's numbers and the bet change."""
+        hand = self.hand
+        public = self._public
+        n = self.n
+        base = self._base + p
+        public[base] = hand._stacks[p]
+        public[base + n] = hand._bets[p]
+        committed = hand._committed[p]
+        public[-7] += committed - public[base + 2 * n]
+        public[base + 2 * n] = committed
+        public[base + 3 * n] = hand._folded[p]
+        public[base + (5 + street) * n] = self.street_in[street][p]
+        public[-6] = hand._to_match
+
+    def observation(self, agent: int) -> Obs:
+        """The observation array of *agent* (see the module docstring)."""
+        hand = self.hand
+        obs = self._public.copy()
+        p = self.position_of[agent]
+        if p < 0:
+            return obs
+        for card in hand._holes[p]:
+            obs[card] = 1
+        obs[109 + p] = 1
+        if hand._to_act == p and not self.over:
+            legal = self.legal
+            obs[-5] = legal.call_amount
+            low = legal.min_raise_to
+            if low is not None:
+                obs[-4] = low
+                obs[-3] = legal.max_raise_to
+            obs[-1] = 1
+        else:
+            owe = hand._to_match - hand._bets[p]
+            stack = hand._stacks[p]
+            obs[-5] = owe if 0 < owe < stack else stack if owe > 0 else 0
+        return obs
+
+    def action_mask(self, agent: int) -> npt.NDArray[np.int8]:
+        """The exact mask of *agent* (all zeros when it is not the agent's turn)."""
+        hand = self.hand
+        p = self.position_of[agent]
+        if self.over or p < 0 or hand._to_act != p:
+            return np.zeros(self.codec.size, dtype=np.int8)
+        return self.codec.mask(self.legal)
+
+    def legal_info(self, agent: int) -> dict[str, object]:
+        """``infos[agent]["legal"]``: exact legal actions, empty-handed when not its turn."""
+        hand = self.hand
+        p = self.position_of[agent]
+        if self.over or p < 0 or hand._to_act != p:
+            return dict(_NOBODY)
+        return legal_info(self.legal)
+
+    def observation_dict(self, agent: int) -> dict[str, Any]:
+        """The observation of *agent* as a readable dict, with the PHH of the hand so far.
+
+        Other players' unshown cards are ``??`` in the PHH text.
+        """
+        hand = self.hand
+        p = self.position_of[agent]
+        hole = tuple(hand._holes[p]) if p >= 0 else ()
+        try:
+            record = record_of(hand)
+            lines = []
+            for line in record.actions:
+                words = line.split()
+                if words[:2] == ["d", "dh"] and words[2] != f"p{p + 1}" and not hand.is_over:
+                    line = f"d dh {words[2]} " + "??" * (len(words[3]) // 2)
+                lines.append(line)
+            phh = dumps(dataclasses.replace(record, actions=tuple(lines)))
+        except HistoryError as exc:
+            phh = f"# no PHH: {exc}\n"
+        return {
+            "agent": agent,
+            "position": None if p < 0 else p,
+            "seats": list(self.order),
+            "button": len(self.order) - 1,
+            "street": hand.street.value,
+            "hole": format_cards(c for c in hole if c is not None),
+            "board": format_cards(hand._board),
+            "stacks": list(hand._stacks),
+            "bets": list(hand._bets),
+            "committed": list(hand._committed),
+            "folded": list(hand._folded),
+            "pot": sum(hand._committed),
+            "pots": [{"amount": pot.amount, "eligible": [self.order[q] for q in pot.eligible]}
+                     for pot in hand.pots()] if not hand.is_over else [],
+            "current_bet": hand._to_match,
+            "street_in": [list(row) for row in self.street_in],
+            "legal": self.legal_info(agent),
+            "phh": phh,
+        }
+
+    def render_text(self) -> str:
+        """The table as a few lines of text (what ``render()`` prints)."""
+        hand = self.hand
+        lines = [f"hand {self.hands} · {hand.street.value} · board "
+                 f"{format_cards(hand._board) or '-'} · pot {sum(hand._committed)}"]
+        for p, agent in enumerate(self.order):
+            marks = []
+            if p == len(self.order) - 1:
+                marks.append("button")
+            if hand._folded[p]:
+                marks.append("folded")
+            if hand._to_act == p:
+                marks.append("to act")
+            hole = format_cards(c for c in hand._holes[p] if c is not None)
+            lines.append(f"  player_{agent} (p{p + 1}) {hole} "
+                         f"stack {hand._stacks[p]} bet {hand._bets[p]} "
+                         f"{' '.join(marks)}".rstrip())
+        if hand.is_over:
+            lines.append(f"  result: stacks {list(hand.result().stacks)}")
+        return "\n".join(lines)
+

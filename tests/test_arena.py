@@ -1,0 +1,132 @@
+"""``feltro arena``: duplicate deals, identical results on every backend, the output files."""
+
+from __future__ import annotations
+
+import csv
+import json
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from feltro.arena import MatchConfig, load_bot, play_deals, summarise
+from feltro.arena.backends import chunks, run_match
+from feltro.arena.chart import svg_chart
+from feltro.cli import app, bare_options
+from feltro.errors import ConfigError
+
+runner = CliRunner()
+
+
+def test_same_numbers_with_one_worker_two_processes_and_ray() -> None:
+    match = MatchConfig(bots=("rules", "tight", "random"), hands=240, seed=5)
+    one = run_match(match, workers=1)
+    two = run_match(match, workers=2)
+    assert one == two
+    assert len(one) == match.deals == 80
+    pytest.importorskip("ray")
+    on_ray = run_match(match, workers=2, use_ray=True)
+    assert on_ray == one
+
+
+def test_chunks_cover_every_deal_once() -> None:
+    for deals in (1, 7, 100, 1001):
+        for workers in (1, 2, 16):
+            pieces = chunks(deals, workers)
+            covered = [d for first, count in pieces for d in range(first, first + count)]
+            assert covered == list(range(deals))
+
+
+def test_chips_only_move_between_bots__G3() -> None:
+    match = MatchConfig(bots=("rules", "station", "tight", "random"), hands=200, seed=2)
+    for row in play_deals(match, 0, match.deals):
+        assert sum(row) == 0
+
+
+def test_duplicate_deals_cancel_the_cards_luck() -> None:
+    # Two identical deterministic bots: with seats rotated each gets every deal's both sides,
+    # so each wins exactly zero; without rotation the cards decide.
+    duplicate = MatchConfig(bots=("station", "station"), hands=200, seed=4)
+    assert all(row == [0, 0] for row in play_deals(duplicate, 0, duplicate.deals))
+    plain = MatchConfig(bots=("station", "station"), hands=200, seed=4, duplicate=False)
+    assert any(row != [0, 0] for row in play_deals(plain, 0, plain.deals))
+
+
+def test_summary_rates_and_intervals() -> None:
+    match = MatchConfig(bots=("station", "tight"), hands=4, seed=0)
+    rows = [[10, -10], [-2, 2]]  # two deals of two hands each
+    summary = summarise(match, rows)
+    first = summary.bots[0]
+    # mean 4 chips a deal = 2 chips a hand = 1 bb a hand = 100 bb/100
+    assert first.bb_per_100 == pytest.approx(100.0)
+    # sd of (10, -2) is 8.485; half width 1.96 * 8.485 / sqrt(2) = 11.76 chips a deal
+    assert first.ci95[0] == pytest.approx(100 - 11.76 * 25, abs=0.1)
+    assert first.ci95[1] == pytest.approx(100 + 11.76 * 25, abs=0.1)
+    assert summary.hands == 4
+    assert summary.bots[1].bb_per_100 == pytest.approx(-100.0)
+
+
+def test_bots_by_module_and_class() -> None:
+    import random
+
+    bot = load_bot("feltro.bots.basic:CallingStationBot", random.Random(1))
+    assert bot.name == "station"
+    with pytest.raises(ConfigError, match="cannot import"):
+        load_bot("no_such_module_here:Bot", random.Random(1))
+    with pytest.raises(ConfigError, match="has no"):
+        load_bot("feltro.bots.basic:Nothing", random.Random(1))
+    with pytest.raises(ConfigError, match="not a bot"):
+        load_bot("builtins:object", random.Random(1))
+    with pytest.raises(ConfigError, match="could not be created"):
+        load_bot("feltro.cards:Deck", random.Random(1))
+    with pytest.raises(ConfigError, match="unknown bot"):
+        load_bot("grandmaster", random.Random(1))
+
+
+def test_match_needs_two_to_ten_bots__G1() -> None:
+    with pytest.raises(ConfigError, match="G1"):
+        MatchConfig(bots=("rules",), hands=10)
+    with pytest.raises(ConfigError, match="G1"):
+        MatchConfig(bots=("rules",) * 11, hands=10)
+
+
+def test_cli_writes_json_csv_and_chart(tmp_path: Path) -> None:
+    out = tmp_path / "r.json"
+    table = tmp_path / "r.csv"
+    chart = tmp_path / "r.svg"
+    result = runner.invoke(app, ["arena", "rules", "station", "--hands", "60", "--workers",
+                                 "1", "--seed", "3", "--json", str(out), "--csv", str(table),
+                                 "--chart", str(chart)])
+    assert result.exit_code == 0, result.output
+    data = json.loads(out.read_text())
+    assert data["hands"] == 60
+    assert [bot["name"] for bot in data["bots"]] == ["rules", "station"]
+    for bot in data["bots"]:
+        low, high = bot["ci95"]
+        assert low <= bot["bb_per_100"] <= high
+    rows = list(csv.DictReader(table.open()))
+    assert [row["name"] for row in rows] == ["rules", "station"]
+    assert float(rows[0]["bb_per_100"]) == pytest.approx(data["bots"][0]["bb_per_100"])
+    svg = chart.read_text()
+    assert svg.startswith("<svg")
+    assert svg.count("<polyline") == 2
+
+
+def test_cli_refuses_an_unknown_bot() -> None:
+    result = runner.invoke(app, ["arena", "rules", "grandmaster", "--hands", "10"])
+    assert result.exit_code != 0
+    assert "unknown bot 'grandmaster'" in result.output
+    assert "Traceback" not in result.output
+
+
+def test_bare_ray_flag_means_a_local_instance() -> None:
+    assert bare_options(["arena", "a", "b", "--ray"]) == ["arena", "a", "b", "--ray", "local"]
+    assert bare_options(["arena", "a", "--ray", "--json", "x"]) == [
+        "arena", "a", "--ray", "local", "--json", "x"]
+    assert bare_options(["arena", "a", "--ray", "10.0.0.1:6379"]) == [
+        "arena", "a", "--ray", "10.0.0.1:6379"]
+
+
+def test_chart_has_a_band_for_every_bot() -> None:
+    svg = svg_chart(["a", "b"], [[4, -4], [-2, 2], [6, -6]], 2, 2)
+    assert svg.count("<polygon") == 2
