@@ -56,6 +56,7 @@ from feltro.hand import Hand
 from feltro.history.phh import HandRecord
 from feltro.history.record import seated_record
 from feltro.paths import private_file
+from feltro.seal import SeedSeal
 from feltro.series import Series, SeriesConfig
 
 __all__ = [
@@ -232,6 +233,8 @@ class SeriesStore:
         self._records = records
         self._chain = chain
         self._hands: dict[int, _LoggedHand] = {}
+        self._sealed = False
+        """Whether the log keeps its seed sealed (then no hand's seed is written either)."""
         self._end_logged = False  # a series_end record has been read or written
         self.notes: list[Record] = []
         """The ``note`` records, in order (see :meth:`note`)."""
@@ -241,11 +244,13 @@ class SeriesStore:
     @classmethod
     def create(cls, path: str | Path, config: SeriesConfig,
                rng: random.Random | None = None, *, series_seed: int | None = None,
-               ) -> SeriesStore:
+               seal: SeedSeal | None = None) -> SeriesStore:
         """Start a new series logged at *path* (which must not exist).
 
         The series seed is *series_seed* if given, else drawn from *rng*, else from
-        :class:`random.SystemRandom` (real play, D1).
+        :class:`random.SystemRandom` (real play, D1). With *seal* the log keeps the seed only
+        sealed with that key (:mod:`feltro.seal`), and no hand's seed: the file alone does not
+        tell the cards; :meth:`open` then needs the same seal.
 
         :raises StoreError: if *path* exists or cannot be created.
         :raises ConfigError: for a bad *config* or seed.
@@ -264,19 +269,24 @@ class SeriesStore:
             lock.release()
             raise StoreError(f"{path}: cannot create the series log ({exc})") from None
         store = cls(path, connection, lock, series, 0, _GENESIS)
+        store._sealed = seal is not None
+        seed_field: dict[str, Any] = ({"series_seed_sealed": seal.seal(series_seed)}
+                                      if seal is not None
+                                      else {"series_seed": str(series_seed)})
         # The tables and the series record are one transaction: a crash leaves no half log.
         store._append(prelude=_SCHEMA, batch=[("series", {
             "format": FORMAT,
             "config": config.to_dict(),
-            "series_seed": str(series_seed),
+            **seed_field,
             "button_draw": {str(seat): str(card) for seat, card in series.draw.cards.items()},
             "button": series.draw.button,
         })])
         return store
 
     @classmethod
-    def open(cls, path: str | Path) -> SeriesStore:
-        """Resume the series logged at *path*, exactly where the log ends.
+    def open(cls, path: str | Path, *, seal: SeedSeal | None = None) -> SeriesStore:
+        """Resume the series logged at *path*, exactly where the log ends (*seal*: the key
+        a sealed log was created with).
 
         :raises StoreError: if the file is missing, not a series log, open for writing
             elsewhere, or any record is damaged, missing or refused by the rules on replay
@@ -293,7 +303,7 @@ class SeriesStore:
                 raise _database_error(path, exc) from None
             try:
                 records = _read_checked(connection, path)
-                store = cls._replay(path, connection, lock, records)
+                store = cls._replay(path, connection, lock, records, seal)
             except BaseException:
                 connection.close()
                 raise
@@ -304,11 +314,19 @@ class SeriesStore:
 
     @classmethod
     def _replay(cls, path: Path, connection: sqlite3.Connection, lock: FileLock,
-                records: Sequence[Record]) -> SeriesStore:
+                records: Sequence[Record], seal: SeedSeal | None) -> SeriesStore:
         head = records[0]
         try:
             config = SeriesConfig.from_dict(head.body["config"])
-            series = Series(config, int(head.body["series_seed"]))
+            sealed = head.body.get("series_seed_sealed")
+            if sealed is not None and seal is None:
+                raise StoreError("the series seed is sealed; open it with the key it was "
+                                 "created with")
+            seed = (seal.unseal(sealed) if sealed is not None and seal is not None
+                    else int(head.body["series_seed"]))
+            series = Series(config, seed)
+        except StoreError as exc:  # from the seal, which does not know the file
+            raise StoreError(f"{path}: {exc}") from None
         except (KeyError, TypeError, ValueError) as exc:
             raise StoreError(f"{path}: {head.describe()} is not a valid series header "
                              f"({exc})") from None
@@ -318,6 +336,7 @@ class SeriesStore:
         last_chain = connection.execute(
             "SELECT chain FROM log WHERE seq = ?", (records[-1].seq,)).fetchone()[0]
         store = cls(path, connection, lock, series, len(records), last_chain)
+        store._sealed = sealed is not None
         for record in records[1:]:
             try:
                 store._apply(record)
@@ -529,7 +548,7 @@ class SeriesStore:
         assert seating is not None
         return {
             "hand": series.hand_number,
-            "seed": str(series.hand_seed),
+            **({} if self._sealed else {"seed": str(series.hand_seed)}),
             "button": seating.button,
             "small_blind": seating.small_blind,
             "big_blind": seating.big_blind,
