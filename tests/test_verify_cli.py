@@ -16,8 +16,8 @@ from feltro.cli import app
 from feltro.fairdeal import FairDealer, phh_dealt_cards, proofs_from_phh, with_fair_fields
 from feltro.fairness import Check, verify_hands
 from feltro.history import HandRecord, dumps_all, read_hands
+from feltro.history.record import seated_record
 from feltro.series import Series
-from feltro.store import phh_record
 
 runner = CliRunner()
 
@@ -59,8 +59,10 @@ def download(dealer: FairDealer, series: Series, seat: int, *, reveal: bool,
             continue
         position = summary.seating.position_of(seat)
         players = len(summary.seating.order)
-        record = _redacted(phh_record(summary.hand, summary.seating, series.config,
-                                      summary.number), position)
+        seating = summary.seating
+        record = _redacted(seated_record(summary.hand, seating.order, seating.button,
+                                         series.config.players, hand_number=summary.number,
+                                         seat_count=series.config.seat_count), position)
         salts = dealer.seen_salts(summary.number, players, position, len(summary.hand.board))
         records[f"hand-{summary.number}"] = with_fair_fields(
             record, dealer.proof(summary.number, reveal=reveal), dealer.table, salts)
