@@ -22,6 +22,7 @@ from feltro.errors import (
     HistoryError,
     IllegalActionError,
     ParseError,
+    Refusal,
     SeriesError,
     StoreError,
 )
@@ -91,6 +92,7 @@ __all__ = [
     "PotResult",
     "Raise",
     "Rank",
+    "Refusal",
     "SeatView",
     "SeriesError",
     "StoreError",
