@@ -19,7 +19,7 @@ import sys
 from collections.abc import Mapping
 from pathlib import Path
 
-__all__ = ["data_dir", "private_file", "private_folder"]
+__all__ = ["config_dir", "data_dir", "private_file", "private_folder", "read_or_make_key"]
 
 FOLDER_MODE = 0o700
 """Data folders: only their owner may list or enter them (other users of the machine must not
@@ -73,3 +73,48 @@ def _restrict(path: Path, mode: int) -> None:
             path.chmod(mode)
     except OSError:
         pass  # not ours to change; reading and writing it will say what is wrong
+
+
+def config_dir(environ: Mapping[str, str] | None = None, platform: str | None = None) -> Path:
+    """Where feltro keeps its secrets, apart from its data: ``$FELTRO_CONFIG_DIR`` when set,
+    else ``$XDG_CONFIG_HOME/feltro`` or ``~/.config/feltro`` (``%APPDATA%\\feltro-config`` on
+    Windows). A copy or backup of the data folder then holds no key.
+
+    >>> str(config_dir({"HOME": "/home/ana"}, platform="linux"))
+    '/home/ana/.config/feltro'
+    """
+    env = os.environ if environ is None else environ
+    platform = sys.platform if platform is None else platform
+    if env.get("FELTRO_CONFIG_DIR"):
+        return Path(env["FELTRO_CONFIG_DIR"]).expanduser()
+    home = Path(env.get("HOME") or Path.home())
+    if platform == "win32":
+        return Path(env.get("APPDATA") or home / "AppData" / "Roaming") / "feltro-config"
+    xdg = env.get("XDG_CONFIG_HOME")
+    if xdg and Path(xdg).is_absolute():
+        return Path(xdg) / "feltro"
+    return home / ".config" / "feltro"
+
+
+def read_or_make_key(path: Path, size: int = 32) -> bytes:
+    """The secret key in *path* (*size* random bytes), made once, readable by its owner only.
+
+    :raises OSError: if it cannot be read or written; :raises ValueError: if the file holds
+        something else than a key of *size* bytes.
+    """
+    private_folder(path.parent)
+    try:
+        fd = os.open(path, os.O_CREAT | os.O_EXCL | os.O_WRONLY, FILE_MODE)
+    except FileExistsError:
+        _restrict(path, FILE_MODE)
+        key = path.read_bytes()
+        if len(key) != size:
+            raise ValueError(f"{path} is not a key of {size} bytes; move it away to make a "
+                             f"new one (tables sealed with the old key will not resume)") from None
+        return key
+    key = os.urandom(size)
+    with os.fdopen(fd, "wb") as handle:
+        handle.write(key)
+        handle.flush()
+        os.fsync(handle.fileno())
+    return key

@@ -174,3 +174,25 @@ def test_serve_answers_only_to_its_printed_address_and_named_hosts(
     application, _kwargs, _output = _serve(monkeypatch, ["--data", str(tmp_path / "b")])
     assert application.state.config.allowed_hosts == frozenset({"localhost", "127.0.0.1",
                                                                 "::1"})
+
+
+def test_serve_seals_seeds_with_a_key_kept_outside_the_data_folder(
+        monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    import os
+    import stat
+
+    config_home = tmp_path / "config"
+    monkeypatch.setenv("FELTRO_CONFIG_DIR", str(config_home))
+    application, _kwargs, _output = _serve(monkeypatch, ["--data", str(tmp_path / "data")])
+    key = config_home / "server.key"
+    assert application.state.config.seal is not None
+    assert stat.S_IMODE(key.stat().st_mode) == 0o600
+    assert len(key.read_bytes()) == 32
+    assert not any(p.name == "server.key" for p in (tmp_path / "data").rglob("*"))
+    before = key.read_bytes()
+    _serve(monkeypatch, ["--data", str(tmp_path / "data")])  # the same key next time
+    assert key.read_bytes() == before
+    key.write_bytes(b"not a key")
+    os.chmod(key, 0o644)
+    result = CliRunner().invoke(app, ["serve", "--data", str(tmp_path / "data")])
+    assert result.exit_code != 0

@@ -35,3 +35,31 @@ def test_the_server_data_folder_is_owner_only(tmp_path: Path) -> None:
     assert any(p.suffix == ".sqlite" and p.parent.name == "tables" for p in modes)
     for path, (is_dir, mode) in modes.items():
         assert mode == (0o700 if is_dir else 0o600), path
+
+
+def test_series_logs_hold_no_seed_in_clear_and_resume_with_the_key(tmp_path: Path) -> None:
+    import sqlite3
+
+    from srvkit import seat_table
+
+    from feltro.seal import SeedSeal, new_key
+
+    key = new_key()
+    with harness_at(tmp_path / "data", seal=SeedSeal(key)) as h:
+        created, host, _players = seat_table(h, [], bots=("station", "station"))
+        host.until(lambda f: f["type"] == "state" and f["table"]["hand"] is not None)
+        game = h.game(created["table_id"])
+        seed = game.store.series.series_seed
+        hand_seed = game.store.series.hand_seed
+        log = game.store.path
+    db = sqlite3.connect(log)
+    text = " ".join(row[0] for row in db.execute("SELECT body FROM log"))
+    db.close()
+    assert str(seed) not in text
+    assert str(hand_seed) not in text
+    with harness_at(tmp_path / "data", seal=SeedSeal(key)) as h:
+        assert h.game(created["table_id"]).problem is None
+        assert h.game(created["table_id"]).store.series.series_seed == seed
+    with harness_at(tmp_path / "data", seal=SeedSeal(new_key())) as h:
+        problem = h.game(created["table_id"]).problem
+        assert problem is not None

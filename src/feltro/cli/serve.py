@@ -112,6 +112,9 @@ def serve(
     abandon_after: Annotated[float, typer.Option(
         min=0.01, help="Hours without any connection after which a started table is "
         "archived as it stands.")] = 24.0,
+    key_file: Annotated[Path | None, typer.Option(
+        help="The key that seals each table's shuffle seed at rest, kept apart from the game "
+        "logs (default: your config folder, feltro/server.key; made on first use).")] = None,
     log_level: Annotated[str, typer.Option(help="uvicorn log level.")] = "warning",
 ) -> None:
     """Host a home game that friends join from their phones (no accounts, no internet)."""
@@ -125,6 +128,8 @@ def serve(
                      module=exc.name or "?"), err=True)
         raise typer.Exit(1) from None
 
+    from feltro.paths import config_dir, read_or_make_key
+    from feltro.seal import SeedSeal
     from feltro.server.app import ServerConfig, create_app
     from feltro.server.archive import Lifecycle
     from feltro.server.guard import allowed_host_names
@@ -134,7 +139,9 @@ def serve(
     url = f"http://{address}:{port}/"
     folder = data or default_data_dir()
     _check_can_serve(folder, bind, port)
-    config = ServerConfig(data_dir=folder, public_url=url if lan else None,
+    key = key_file or config_dir() / "server.key"
+    seal = SeedSeal(read_or_make_key(key))
+    config = ServerConfig(data_dir=folder, public_url=url if lan else None, seal=seal,
                           allowed_origins=tuple(allow_origin or ()),
                           allowed_hosts=allowed_host_names([address, *(host_name or ())]),
                           lifecycle=Lifecycle(finished_after=archive_after * 3600,

@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from feltro.seal import SeedSeal
 from feltro.server.archive import Lifecycle
 from feltro.server.clock import Clock, SystemClock
 
@@ -38,6 +39,9 @@ class ServerConfig:
     create_per_minute: float = 10.0
     """Tables one client address may create per minute (the server's own machine: any)."""
     static_dir: Path = STATIC
+    seal: SeedSeal | None = None
+    """The key the tables' series seeds are sealed with, kept outside the data folder
+    (``feltro serve`` reads or makes it, :func:`feltro.paths.key_file`); ``None``: in clear."""
     lifecycle: Lifecycle = field(default_factory=Lifecycle)
     """When finished, abandoned and unused tables leave memory (:mod:`feltro.server.archive`)."""
     allowed_hosts: frozenset[str] | None = None

@@ -34,6 +34,7 @@ from feltro.actions import CHECK, FOLD, Action
 from feltro.bots import BOT_KINDS, Bot, make_bot
 from feltro.errors import ConfigError, FeltroError, IllegalActionError, Refusal, StoreError
 from feltro.events import Event
+from feltro.seal import SeedSeal
 from feltro.series import SeriesConfig
 from feltro.server.clock import Clock
 from feltro.server.handlog import HandLog
@@ -94,22 +95,28 @@ class TableGame:
         self._bot_pending: tuple[int, int] | None = None
         self._recent: dict[int, OrderedDict[str, tuple[int, int]]] = {}
         self._hand_log: HandLog | None = None
+        self.seal: SeedSeal | None = None
+        """The key its series log's seed is sealed with; ``None``: in clear (tests)."""
 
     # --- creation and restart -------------------------------------------------------------
 
     @classmethod
     def create(cls, settings: TableSettings, journal: Journal, folder: Path,
-               clock: Clock) -> tuple[TableGame, str]:
-        """A new table in the lobby; returns it and the host token (shown once, never stored)."""
+               clock: Clock, *, seal: SeedSeal | None = None) -> tuple[TableGame, str]:
+        """A new table in the lobby; returns it and the host token (shown once, never stored).
+
+        *seal*: the key its series log's seed is sealed with (:mod:`feltro.seal`).
+        """
         table_id = new_id(6)
         token = new_token()
         game = cls(table_id, settings, journal, folder, clock)
+        game.seal = seal
         game._log("created", {"settings": settings.to_dict(), "host_hash": hash_token(token)})
         return game, token
 
     @classmethod
     def restore(cls, table_id: str, records: Iterable[JournalRecord], journal: Journal,
-                folder: Path, clock: Clock) -> TableGame:
+                folder: Path, clock: Clock, *, seal: SeedSeal | None = None) -> TableGame:
         """Rebuild a table from its journal records and reopen its series log.
 
         A table whose records or series log cannot be read comes back *broken*
@@ -122,6 +129,7 @@ class TableGame:
             raise ValueError(f"table {table_id}: the first record is not 'created'")
         settings = TableSettings.from_dict(items[0].body["settings"])
         game = cls(table_id, settings, journal, folder, clock)
+        game.seal = seal
         try:
             for record in items:
                 if record.kind == "corrupt":
@@ -134,7 +142,7 @@ class TableGame:
             return game
         if game.series_file is not None:
             try:
-                game.store = SeriesStore.open(folder / game.series_file)
+                game.store = SeriesStore.open(folder / game.series_file, seal=seal)
             except (FeltroError, OSError) as exc:
                 game.problem = f"the series log cannot be resumed: {exc}"
                 return game
@@ -543,7 +551,7 @@ class TableGame:
         # The series log is created first and only then journaled: a crash in between leaves
         # an unused file and a table still in its lobby, never a table without its series.
         name = f"{self.table_id}.{new_id(4)}.series.sqlite"
-        store = SeriesStore.create(self.folder / name, config)
+        store = SeriesStore.create(self.folder / name, config, seal=self.seal)
         try:
             self._log("started", {"series": name})
         except StoreError:

@@ -29,6 +29,7 @@ from feltro.actions import Action
 from feltro.bots import checked_action
 from feltro.errors import StoreError
 from feltro.paths import private_folder
+from feltro.seal import SeedSeal
 from feltro.server import protocol as p
 from feltro.server.archive import MAX_ARCHIVED, ArchivedTable, Lifecycle
 from feltro.server.clock import Clock, epoch_ms
@@ -579,7 +580,8 @@ class RoomManager:
 
     def __init__(self, folder: str | Path, clock: Clock, *, tick_interval: float = 0.05,
                  max_tables: int = 500, rate: float = 20.0, burst: float = 40.0,
-                 max_spectators: int = 64, lifecycle: Lifecycle | None = None) -> None:
+                 max_spectators: int = 64, lifecycle: Lifecycle | None = None,
+                 seal: SeedSeal | None = None) -> None:
         self.folder = Path(folder)
         self.max_spectators = max_spectators
         """Connections of one table that watch without a seat."""
@@ -592,6 +594,8 @@ class RoomManager:
         self.archive: OrderedDict[str, ArchivedTable] = OrderedDict()
         """Tables that left memory, oldest first (:mod:`feltro.server.archive`)."""
         self.lifecycle = lifecycle or Lifecycle()
+        self.seal = seal
+        """The key every table's series seed is sealed with (:mod:`feltro.seal`)."""
         self._next_expiry = 0.0
         self.journal: Journal | None = None
         self.frame_observer: FrameObserver | None = None
@@ -613,7 +617,7 @@ class RoomManager:
                 continue
             try:
                 game = TableGame.restore(table_id, records, self.journal, tables_folder,
-                                         self.clock)
+                                         self.clock, seal=self.seal)
             except (KeyError, TypeError, ValueError) as exc:
                 log.error("table %s cannot be restored: %s", table_id, exc)
                 continue
@@ -702,7 +706,7 @@ class RoomManager:
         if self.live_tables() >= self.max_tables:
             raise ProtocolError(ErrorCode.NOT_NOW, "this server holds too many tables")
         game, token = TableGame.create(settings, self.journal, self.folder / "tables",
-                                       self.clock)
+                                       self.clock, seal=self.seal)
         room = Room(game, self)
         self.rooms[game.table_id] = room
         return room, token
