@@ -6,6 +6,7 @@ Usage::
     python benchmarks/load_server.py --quick         # 20 tables, 10 s (a smoke run)
     python benchmarks/load_server.py --tables 100 --seconds 60 --think 0.2 1.0
     python benchmarks/load_server.py --stress        # then a run with 10x the action rate
+    python benchmarks/load_server.py --attackers 60 --deaf 5 --pin   # under attack (issue 11)
 
 It starts ``python -m feltro serve`` on a free 127.0.0.1 port with a temporary data folder,
 creates the tables over HTTP, seats six websocket clients at each (join, the host accepts, the
@@ -16,7 +17,11 @@ received a state that includes it (all in this one process, on one clock), and t
 CPU and memory from ``/proc``. Then it stops the server and writes
 ``benchmarks/results/server_load.md``. It stops by itself: a hard deadline covers every phase.
 
-Goal (issue 6): p99 under 50 ms with 100 tables on a 2-core machine.
+Goal (issue 6): p99 under 50 ms with 100 tables on a 2-core machine. Under attack (issue 11):
+``--attackers N`` keeps N websockets per table open that never say hello (each one, dropped by
+the server's hello deadline, comes straight back), and ``--deaf M`` keeps M spectators per table
+that never read a frame (each reconnects when dropped): p99 paced under 50 ms and the server
+under 300 MiB. ``--pin`` runs the server on core 0 and the load on core 1.
 """
 
 from __future__ import annotations
@@ -40,7 +45,7 @@ from typing import Any
 
 import httpx
 from websockets.asyncio.client import ClientConnection, connect
-from websockets.exceptions import ConnectionClosed
+from websockets.exceptions import ConnectionClosed, InvalidHandshake
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from run import Section, machine_info, print_section, write_results
@@ -61,13 +66,15 @@ def free_port() -> int:
 class Server:
     """``python -m feltro serve`` on 127.0.0.1 (never another address)."""
 
-    def __init__(self, data: Path) -> None:
+    def __init__(self, data: Path, cpu: int | None = None) -> None:
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
+        pin = None if cpu is None else (lambda: os.sched_setaffinity(0, {cpu}))
+        env = {**os.environ, "FELTRO_CONFIG_DIR": str(data / "config")}
         self.process = subprocess.Popen(
             [sys.executable, "-m", "feltro", "serve", "--port", str(self.port), "--data",
-             str(data), "--log-level", "warning"],
-            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+             str(data / "server"), "--log-level", "warning"],
+            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, preexec_fn=pin, env=env)
         self.ticks = os.sysconf("SC_CLK_TCK")
 
     async def wait_ready(self, timeout: float = 30.0) -> None:
@@ -125,6 +132,8 @@ class Metrics:
     actions: int = 0
     frames: int = 0
     errors: int = 0
+    attacker_connects: int = 0
+    deaf_connects: int = 0
 
 
 @dataclass
@@ -245,6 +254,44 @@ async def play(ws: ClientConnection, seat: int, run: TableRun, think: tuple[floa
             act_task.cancel()
 
 
+async def idle_attacker(ws_url: str, address: str, metrics: Metrics,
+                        stop: asyncio.Event) -> None:
+    """A socket from *address* (a stranger's) that never says hello; when the server drops it,
+    it comes back."""
+    while not stop.is_set():
+        try:
+            async with connect(ws_url, proxy=None, max_queue=1, open_timeout=10,
+                               local_addr=(address, 0)) as ws:
+                metrics.attacker_connects += 1
+                closed = asyncio.create_task(ws.wait_closed())
+                halt = asyncio.create_task(stop.wait())
+                await asyncio.wait({closed, halt}, return_when=asyncio.FIRST_COMPLETED)
+                closed.cancel()
+                halt.cancel()
+        except (OSError, ConnectionClosed, TimeoutError, InvalidHandshake):
+            await asyncio.sleep(0.5)
+
+
+async def deaf_client(ws_url: str, address: str, metrics: Metrics,
+                      stop: asyncio.Event) -> None:
+    """A spectator from *address* that never reads a frame (its buffers fill, then the
+    server's sends block); when the server drops it, it comes back."""
+    while not stop.is_set():
+        try:
+            async with connect(ws_url, proxy=None, max_queue=1, open_timeout=10,
+                               ping_interval=None, local_addr=(address, 0)) as ws:
+                metrics.deaf_connects += 1
+                await ws.send(json.dumps({"type": "hello", "protocol": 1,
+                                          "role": "spectator"}))
+                closed = asyncio.create_task(ws.wait_closed())
+                halt = asyncio.create_task(stop.wait())
+                await asyncio.wait({closed, halt}, return_when=asyncio.FIRST_COMPLETED)
+                closed.cancel()
+                halt.cancel()
+        except (OSError, ConnectionClosed, TimeoutError, InvalidHandshake):
+            await asyncio.sleep(0.5)
+
+
 # --- the run --------------------------------------------------------------------------------
 
 
@@ -257,13 +304,14 @@ def _percentile(values: Sequence[float], q: float) -> float:
 
 
 async def run_load(tables: int, players: int, seconds: float, warmup: float,
-                   think: tuple[float, float], seed: int) -> dict[str, Any]:
+                   think: tuple[float, float], seed: int, attackers: int = 0, deaf: int = 0,
+                   server_cpu: int | None = None) -> dict[str, Any]:
     rng = random.Random(seed)
     load_before = os.getloadavg()[0]
     metrics = Metrics()
     stop = asyncio.Event()
     with tempfile.TemporaryDirectory(prefix="feltro-load-") as data:
-        server = Server(Path(data))
+        server = Server(Path(data), server_cpu)
         try:
             await server.wait_ready()
             setup_started = time.perf_counter()
@@ -282,6 +330,15 @@ async def run_load(tables: int, players: int, seconds: float, warmup: float,
             tasks = [asyncio.create_task(play(ws, seat, run, think, random.Random(rng.random()),
                                               stop))
                      for ws, seat, run in clients]
+            # The attackers are strangers on the LAN: other addresses than the players'
+            # (127.0.0.2 and up, still this machine's loopback), one per table.
+            for n, (run, _) in enumerate(seated):
+                ws_url = f"ws://127.0.0.1:{server.port}/ws/{run.table_id}"
+                address = f"127.0.{1 + n // 250}.{2 + n % 250}"
+                tasks.extend(asyncio.create_task(idle_attacker(ws_url, address, metrics, stop))
+                             for _ in range(attackers))
+                tasks.extend(asyncio.create_task(deaf_client(ws_url, address, metrics, stop))
+                             for _ in range(deaf))
             await asyncio.sleep(warmup)
             metrics.measuring = True
             cpu0, wall0 = server.cpu_seconds(), time.perf_counter()
@@ -312,6 +369,8 @@ async def run_load(tables: int, players: int, seconds: float, warmup: float,
         "server_cpu": (cpu1 - cpu0) / span, "client_cpu": client_cpu / span,
         "rss": rss, "rss_max_sampled": max(rss_samples or [rss]), "peak": peak,
         "load": (load_before, os.getloadavg()[0]),
+        "attackers": attackers, "deaf": deaf, "attacker_connects": metrics.attacker_connects,
+        "deaf_connects": metrics.deaf_connects, "server_cpu_pin": server_cpu,
     }
 
 
@@ -344,7 +403,14 @@ def sections(result: dict[str, Any], label: str, goal_ms: float = 50.0) -> list[
          f"(check or call mostly, raise 12%, fold 30% of bets faced); 0.5 s between hands",
          "every action is committed to SQLite (WAL, synchronous=FULL) before any client "
          "hears of it; untimed tables",
-         f"setup (create tables, join, accept, start): {result['setup']:.1f} s"])
+         f"setup (create tables, join, accept, start): {result['setup']:.1f} s",
+         (f"under attack: {result['attackers']} idle sockets (never saying hello) and "
+          f"{result['deaf']} never-reading spectators per table, reconnecting when dropped "
+          f"({result['attacker_connects']:,} idle and {result['deaf_connects']:,} deaf "
+          f"connections opened)") if result["attackers"] or result["deaf"]
+         else "no attackers",
+         ("server pinned to core 0, load generator to core 1"
+          if result["server_cpu_pin"] is not None else "server and load share the cores")])
     resources = Section(
         f"{label}: server process", ("measure", "value"),
         [["CPU (user + system), share of one core", f"{result['server_cpu'] * 100:.0f}%"],
@@ -372,7 +438,19 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--quick", action="store_true", help="20 tables, 10 s")
     parser.add_argument("--stress", action="store_true",
                         help="then a second run with clients thinking 0.02-0.1 s (headroom)")
+    parser.add_argument("--attackers", type=int, default=0,
+                        help="idle sockets per table that never say hello")
+    parser.add_argument("--deaf", type=int, default=0,
+                        help="spectators per table that never read a frame")
+    parser.add_argument("--pin", action="store_true",
+                        help="server on core 0, this load generator on core 1")
+    parser.add_argument("--name", default="server_load",
+                        help="results file name in benchmarks/results/")
     args = parser.parse_args(argv)
+    server_cpu = None
+    if args.pin and (os.cpu_count() or 1) >= 2:
+        server_cpu = 0
+        os.sched_setaffinity(0, {1})
     if args.quick:
         args.tables, args.seconds, args.warmup = 20, 10.0, 2.0
     budget = args.seconds + args.warmup + 120 + args.tables  # setup scales with tables
@@ -382,7 +460,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     tables: list[Section] = []
     for label, think in scenarios:
         result = asyncio.run(asyncio.wait_for(
-            run_load(args.tables, args.players, args.seconds, args.warmup, think, args.seed),
+            run_load(args.tables, args.players, args.seconds, args.warmup, think, args.seed,
+                     args.attackers, args.deaf, server_cpu),
             timeout=budget))
         for section in sections(result, label):
             print_section(section)
@@ -390,7 +469,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     command = "python benchmarks/load_server.py " + " ".join(argv if argv is not None
                                                               else sys.argv[1:])
     info = machine_info(["fastapi", "uvicorn", "websockets", "pydantic"])
-    path = write_results("server_load", "Server load (feltro serve)", tables, info,
+    path = write_results(args.name, "Server load (feltro serve)", tables, info,
                          command.strip())
     print(f"\nwritten: {path}")
     return 0

@@ -235,3 +235,31 @@ def test_pages_need_nothing_the_policy_forbids(harness: Harness, path: str) -> N
     assert not re.search(r"\son[a-z]+\s*=", page)
     for tag in re.findall(r"<script\b[^>]*>", page):
         assert "src=" in tag or 'type="application/json"' in tag, tag
+
+
+def test_websocket_upgrades_share_the_address_budget_except_from_loopback() -> None:
+    opened: list[str] = []
+
+    async def app(scope: Any, receive: Any, send: Any) -> None:
+        opened.append(scope["client"][0])
+
+    async def receive() -> dict[str, Any]:
+        return {"type": "websocket.connect"}
+
+    closes: list[dict[str, Any]] = []
+
+    async def send(message: dict[str, Any]) -> None:
+        closes.append(message)
+
+    guard = Guard(app, GuardSettings(request_burst=5, requests_per_second=1), now=lambda: 0.0)
+
+    async def upgrades(address: str, count: int) -> None:
+        for _ in range(count):
+            await guard({"type": "websocket", "path": "/ws/t", "client": (address, 1),
+                         "headers": [(b"host", b"x")]}, receive, send)
+
+    asyncio.run(upgrades("10.0.0.8", 8))
+    assert opened.count("10.0.0.8") == 5
+    assert len(closes) == 3
+    asyncio.run(upgrades("127.0.0.1", 50))  # a tunnel's friends all come from here
+    assert opened.count("127.0.0.1") == 50

@@ -13,8 +13,9 @@ memory, parsed or routed before it passed these checks:
   the browser says where they come from (``Origin``), come from this server's own origin.
   A foreign page can send a "simple" cross-site ``text/plain`` POST without asking; it cannot
   send ``application/json`` without a CORS pre-flight, which this server never grants.
-* **Rate**: every address has a token bucket for HTTP requests (pages, API, QR codes alike).
-  The table of buckets is bounded (least recently seen addresses are forgotten first).
+* **Rate**: every address has a token bucket for HTTP requests (pages, API, QR codes alike)
+  and websocket upgrades (except from loopback, where a tunnel's friends all come from). The
+  table of buckets is bounded (least recently seen addresses are forgotten first).
 * **Headers**: a strict Content-Security-Policy (only this server's own scripts, styles,
   images and websockets), no sniffing, no framing, no referrer.
 
@@ -136,6 +137,12 @@ class Guard:
                               "use the address it printed")
             return
         if kind == "websocket":
+            # Upgrades share the address's budget, except from this machine: behind a tunnel or
+            # proxy every friend arrives from loopback, and one budget would lock them all out.
+            if not _from_loopback(scope) and not self._rate_allowed(scope):
+                await send({"type": "websocket.close", "code": 1008,
+                            "reason": "too many connections from your address"})
+                return
             await self.app(scope, receive, send)
             return
         if not self._rate_allowed(scope):
@@ -200,6 +207,11 @@ class Guard:
                                                      scheme=scheme):
             return 403, "requests from other web sites are not accepted"
         return None
+
+
+def _from_loopback(scope: Scope) -> bool:
+    client = scope.get("client")
+    return client is not None and str(client[0]) in ("127.0.0.1", "::1")
 
 
 def _headers(scope: Scope) -> dict[str, str]:
