@@ -28,6 +28,8 @@ from typing import IO, TYPE_CHECKING, Annotated, Any
 
 import typer
 
+from feltro.cli.language import BOT_NAMES
+
 if TYPE_CHECKING:
     from rich.console import Console
 
@@ -70,7 +72,6 @@ def bot_kinds(choice: str, seats: tuple[int, ...]) -> dict[int, str]:
     if choice == "mix":
         return {seat: _MIX[i % len(_MIX)] for i, seat in enumerate(seats)}
     if choice not in BOT_KINDS:
-        from feltro.cli.language import BOT_NAMES
         from feltro.i18n import language_from_environment, t
 
         raise ValueError(t("cli.error.unknown_bot", language_from_environment(), name=choice,
@@ -138,8 +139,8 @@ def simulate(
     log: Annotated[Path | None, typer.Option(
         help="Write one JSON line per hand and a final line to this file.")] = None,
     bots: Annotated[str, typer.Option(
-        help="Bots: mix (tight, random, station in turn), or one for all: random, rules, "
-             "montecarlo, station, tight.")] = "mix",
+        help=f"Bots: mix (tight, random, station in turn), or one for all: {BOT_NAMES}.")]
+    = "mix",
     db: Annotated[Path | None, typer.Option(
         help="Durable SQLite log; if the file exists the series resumes from it.")] = None,
     stack: Annotated[int, typer.Option(min=1, help="Starting stack (G2).")] = 200,
