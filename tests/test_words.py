@@ -162,3 +162,16 @@ def test_card_errors_in_the_chosen_language(capsys: pytest.CaptureFixture[str]) 
     assert "exatamente duas cartas" in _fails(capsys, "equity", "AsAh", "Ks", "--lang", "pt-BR")
     assert "a mesa tem 0, 3, 4 ou 5 cartas, não 1" in _fails(
         capsys, "equity", "AsAh", "KsKh", "--board", "2c", "--lang", "pt-PT")
+
+
+def test_simulate_speaks_the_chosen_language(capsys: pytest.CaptureFixture[str]) -> None:
+    from feltro.cli import main
+
+    with pytest.raises(SystemExit) as done:
+        main(["simulate", "--players", "2", "--seed", "3", "--stop-after-hands", "2",
+              "--lang", "pt-BR"])
+    out = capsys.readouterr().out
+    assert done.value.code == 0
+    assert "Parado (vence a maior pilha), mãos jogadas: 2" in out
+    assert "Fichas" in out
+    assert "Vencedor" in out
