@@ -115,6 +115,14 @@ BAD: list[tuple[str, ...]] = [
     ("simulate", "--bots", "genius"),
     ("bench", "engine", "--hands", "0"),
     ("bench", "nosuch"),
+    ("rules", "NOSUCHID"),
+    ("rules", "B8", "--lang", "xx"),
+    ("verify", "/nonexistent/dir/night.json"),
+    ("verify", "DAMAGED"),
+    ("arena", "genius", "random", "--hands", "2"),
+    ("arena", "random", "random", "--hands", "0"),
+    ("simulate", "--fair", "/nonexistent/dir/night.json", "--seed", "1", "--players", "2",
+     "--stop-after-hands", "1"),
 ]
 
 
@@ -222,3 +230,16 @@ def test_history_finishes_and_deletes_a_series(data: Path, played: None,
     assert "apagada" in out
     assert list_series(data) == []
     shutil.rmtree(data, ignore_errors=True)
+
+
+def test_history_does_not_delete_a_series_being_played(
+        data: Path, played: None, capsys: pytest.CaptureFixture[str]) -> None:
+    from feltro.store import SeriesStore
+
+    series = _series(data, capsys)
+    log = list_series(data)[0].folder.log
+    with SeriesStore.open(log):  # a game has it open
+        code, _out, err = _run(capsys, "history", series, "--delete")
+    assert code == 1
+    assert "being played" in err
+    assert log.exists()

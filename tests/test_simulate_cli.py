@@ -23,6 +23,14 @@ from feltro.store import read_records
 
 runner = CliRunner()
 
+
+@pytest.fixture(autouse=True)
+def _english(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The summary speaks the locale's language: these tests read it in English."""
+    for name in ("LC_ALL", "LC_MESSAGES", "LANGUAGE"):
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setenv("LANG", "en_US.UTF-8")
+
 HAND_KEYS = ["hand", "button", "small_blind", "big_blind", "stacks_before", "stacks_after"]
 END_KEYS = ["end", "winners", "stacks"]
 

@@ -108,7 +108,7 @@ def test_equity_help_agrees_with_its_errors(capsys: pytest.CaptureFixture[str]) 
     assert "0, 3, 4 or 5 cards" in _fails(capsys, "equity", "AsAh", "KsKh", "--board", "2c")
     assert "at least 1" in _fails(capsys, "equity", "AsAh", "??", "--trials", "-5")
     assert "two cards each" in helped
-    assert "two hole cards" in _fails(capsys, "equity", "AsAh", "Ks")
+    assert "exactly two cards" in _fails(capsys, "equity", "AsAh", "Ks")
 
 
 def test_a_path_is_said_once(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -153,3 +153,25 @@ def test_history_and_the_game_say_the_same_win(tmp_path: Path,
     for game in said:
         for _name, amount in re.findall(r"(\w+) (?:\(bot\) )?(?:wins |\+)(\d+)", game):
             assert f"+{amount}" in listed, (game, listed)
+
+
+def test_card_errors_in_the_chosen_language(capsys: pytest.CaptureFixture[str]) -> None:
+    err = _fails(capsys, "evaluate", "Xx", "Kd", "Qh", "Js", "Ts", "--lang", "pt-PT")
+    assert "“Xx” não é uma carta" in err
+    assert "mostra as opções" in err
+    assert "exatamente duas cartas" in _fails(capsys, "equity", "AsAh", "Ks", "--lang", "pt-BR")
+    assert "a mesa tem 0, 3, 4 ou 5 cartas, não 1" in _fails(
+        capsys, "equity", "AsAh", "KsKh", "--board", "2c", "--lang", "pt-PT")
+
+
+def test_simulate_speaks_the_chosen_language(capsys: pytest.CaptureFixture[str]) -> None:
+    from feltro.cli import main
+
+    with pytest.raises(SystemExit) as done:
+        main(["simulate", "--players", "2", "--seed", "3", "--stop-after-hands", "2",
+              "--lang", "pt-BR"])
+    out = capsys.readouterr().out
+    assert done.value.code == 0
+    assert "Parado (vence a maior pilha), mãos jogadas: 2" in out
+    assert "Fichas" in out
+    assert "Vencedor" in out

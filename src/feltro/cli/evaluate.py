@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+import re
 from typing import Annotated
 
 import typer
@@ -24,6 +25,31 @@ _TEXT = {
 }
 
 
+# The engine's card errors (English) -> this command's words in the reader's language.
+_CARD_ERRORS: tuple[tuple[re.Pattern[str], str], ...] = tuple(
+    (re.compile(pattern), key) for pattern, key in (
+        (r"^not a card(?: or card id)?: '(?P<text>[^']*)'", "cli.cards.not_a_card"),
+        (r"^duplicate card (?P<card>\S+)", "cli.cards.duplicate"),
+        (r"^a hand has 5 to 7 cards, got (?P<count>\d+)", "cli.cards.hand_size"),
+        (r"^equity needs at least two hands", "cli.cards.two_hands"),
+        (r"^every hand needs exactly two hole cards", "cli.cards.two_cards"),
+        (r"^a partial board has 0, 3, 4 or 5 cards, got (?P<count>\d+)", "cli.cards.board_size"),
+        (r"^a card appears twice", "cli.cards.card_twice"),
+    )
+)
+
+
+def card_error(message: str, lang: str) -> str:
+    """The engine's *message* about cards in *lang* (as it is when not recognised)."""
+    from feltro.i18n import t
+
+    for pattern, key in _CARD_ERRORS:
+        match = pattern.search(message)
+        if match:
+            return t(key, lang, **match.groupdict())
+    return message
+
+
 def evaluate(
     cards: Annotated[list[str], typer.Argument(help="5 to 7 cards, e.g. As Kd Qh Js Ts 2c 3d.")],
     *,
@@ -39,7 +65,7 @@ def evaluate(
     try:
         value = feltro.evaluate(" ".join(cards))
     except feltro.FeltroError as error:
-        raise typer.BadParameter(str(error)) from None
+        raise typer.BadParameter(card_error(str(error), language)) from None
     console = Console()
     console.print(f"[bold]{value.describe(language)}[/bold]")
     console.print(f"{text['category']}: {value.category.describe(language)}")
@@ -80,7 +106,7 @@ def equity(
             result = feltro.exact_equity(known, board)
             caption = text["boards" if result.boards != 1 else "board"].format(n=result.boards)
     except (feltro.FeltroError, ValueError) as error:
-        raise typer.BadParameter(str(error)) from None
+        raise typer.BadParameter(card_error(str(error), language)) from None
     table = Table(caption=caption)
     for column in ("player", "win", "tie", "lose", "equity"):
         table.add_column(text[column], justify="left" if column == "player" else "right")

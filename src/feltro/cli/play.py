@@ -393,16 +393,19 @@ def _delete_series(folder: SeriesFolder, lang: str) -> None:
     import shutil
 
     from feltro.errors import StoreError
+    from feltro.filelock import FileLock
     from feltro.i18n import t
-    from feltro.store import SeriesStore
 
-    try:
-        SeriesStore.open(folder.log).close()  # refuses while another process plays it
+    try:  # the series log's one-writer lock: refused while a game is playing it
+        lock = FileLock(folder.log.with_name(folder.log.name + ".lock"),
+                        lambda holder: t("history.in_play", lang, id=folder.id, pid=holder))
     except StoreError as exc:
-        if "lock" in str(exc).casefold() or "another" in str(exc).casefold():
-            typer.echo(f"feltro: {exc}", err=True)
-            raise typer.Exit(1) from None
-    shutil.rmtree(folder.path)
+        typer.echo(str(exc), err=True)
+        raise typer.Exit(1) from None
+    try:
+        shutil.rmtree(folder.path)
+    finally:
+        lock.release()
     typer.echo(t("history.deleted", lang, id=folder.id))
 
 

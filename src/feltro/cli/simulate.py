@@ -28,6 +28,9 @@ from typing import IO, TYPE_CHECKING, Annotated, Any
 
 import typer
 
+from feltro.cli.language import BOT_NAMES, LANG_HELP, resolve_language
+from feltro.i18n import t
+
 if TYPE_CHECKING:
     from rich.console import Console
 
@@ -61,7 +64,7 @@ def end_line(outcome: Outcome, seats: tuple[int, ...]) -> dict[str, Any]:
     }
 
 
-def bot_kinds(choice: str, seats: tuple[int, ...]) -> dict[int, str]:
+def bot_kinds(choice: str, seats: tuple[int, ...], lang: str = "en") -> dict[int, str]:
     """Which bot plays each seat: one kind for all, or ``mix`` (tight, random, station...).
 
     :raises ValueError: for an unknown *choice*.
@@ -71,10 +74,7 @@ def bot_kinds(choice: str, seats: tuple[int, ...]) -> dict[int, str]:
     if choice == "mix":
         return {seat: _MIX[i % len(_MIX)] for i, seat in enumerate(seats)}
     if choice not in BOT_KINDS:
-        from feltro.cli.language import BOT_NAMES
-        from feltro.i18n import language_from_environment, t
-
-        raise ValueError(t("cli.error.unknown_bot", language_from_environment(), name=choice,
+        raise ValueError(t("cli.error.unknown_bot", lang, name=choice,
                            names="mix, " + BOT_NAMES))
     return dict.fromkeys(seats, choice)
 
@@ -139,8 +139,8 @@ def simulate(
     log: Annotated[Path | None, typer.Option(
         help="Write one JSON line per hand and a final line to this file.")] = None,
     bots: Annotated[str, typer.Option(
-        help="Bots: mix (tight, random, station in turn), or one for all: random, rules, "
-             "montecarlo, station, tight.")] = "mix",
+        help=f"Bots: mix (tight, random, station in turn), or one for all: {BOT_NAMES}.")]
+    = "mix",
     db: Annotated[Path | None, typer.Option(
         help="Durable SQLite log; if the file exists the series resumes from it.")] = None,
     stack: Annotated[int, typer.Option(min=1, help="Starting stack (G2).")] = 200,
@@ -149,37 +149,46 @@ def simulate(
     ante: Annotated[int, typer.Option(min=0, help="Ante (B11).")] = 0,
     fair: Annotated[Path | None, typer.Option(
         help="Deal by the verifiable shuffle (docs/fairness.md) and write the night's export "
-             "here, for `feltro verify`. The secrets and the seats' contributions come from "
+             "here, for feltro verify. The secrets and the seats' contributions come from "
              "the seed (a simulation has no devices). Not with --db.")] = None,
+    lang: Annotated[str | None, typer.Option(help=LANG_HELP)] = None,
 ) -> None:
     """Play a whole bots-only freezeout (or until --stop-after-hands) and show the standings."""
     from rich.console import Console
 
     from feltro.errors import FeltroError
 
+    language = resolve_language(lang)
     console = Console()
     if fair is not None and db is not None:
         raise typer.BadParameter("the durable log does not keep the fairness secrets yet; "
                                  "use --fair without --db", param_hint="--fair")
+    if fair is not None:  # a path that cannot be written is said before the night is played
+        try:
+            fair.touch()
+        except OSError as exc:
+            raise typer.BadParameter(t("cli.error.cannot_write", language, path=str(fair),
+                                       reason=exc.strerror or str(exc)),
+                                     param_hint="--fair") from None
     try:
         series, store, chosen_seed, dealer = _open(players, seed, stop_after_hands, db, stack,
                                                    small_blind, big_blind, ante, console,
-                                                   fair=fair is not None)
+                                                   language, fair=fair is not None)
     except FeltroError as error:
         raise typer.BadParameter(str(error)) from None
     try:
         seats = tuple(series.config.players)
         try:
-            kinds = bot_kinds(bots, seats)
+            kinds = bot_kinds(bots, seats, language)
         except ValueError as error:
             raise typer.BadParameter(str(error), param_hint="--bots") from None
         if store is not None:
             kinds = _bots_of_the_log(store, kinds)
         if chosen_seed is not None:
-            console.print(f"seed {chosen_seed}")
-        with _jsonl(log) as sink:
-            outcome = _run(store or series, series, kinds, seats, sink, console)
-        _print_summary(series, kinds, outcome, console)
+            console.print(t("simulate.seed", language, seed=chosen_seed))
+        with _jsonl(log, language) as sink:
+            outcome = _run(store or series, series, kinds, seats, sink, console, language)
+        _print_summary(series, kinds, outcome, console, language)
         if fair is not None and dealer is not None:
             _write_fair(series, dealer, fair, console)
     finally:
@@ -189,7 +198,7 @@ def simulate(
 
 def _open(players: int, seed: int | None, stop_after_hands: int | None, db: Path | None,
           stack: int, small_blind: int, big_blind: int, ante: int,
-          console: Console, *, fair: bool = False,
+          console: Console, lang: str, *, fair: bool = False,
           ) -> tuple[Series, SeriesStore | None, int | None, FairDealer | None]:
     """The series to play (new, or resumed from *db*), its store if any, the seed to print
     when it was chosen here, and the fair dealer with *fair*."""
@@ -198,8 +207,8 @@ def _open(players: int, seed: int | None, stop_after_hands: int | None, db: Path
 
     if db is not None and db.exists():
         store = SeriesStore.open(db)
-        console.print(f"resuming {db} at hand {store.series.hand_number} (the players, blinds, "
-                      f"seed and bots are those of the log)")
+        console.print(t("simulate.resuming", lang, path=str(db),
+                        hand=store.series.hand_number))
         return store.series, store, None, None
     config = SeriesConfig.with_players(
         players, starting_stack=stack, small_blind=small_blind, big_blind=big_blind,
@@ -251,8 +260,9 @@ def _bots_of_the_log(store: SeriesStore, kinds: dict[int, str]) -> dict[int, str
 class _jsonl:  # noqa: N801 - used as a context manager, reads like a function
     """Open the ``--log`` file (or nothing) for the duration of the run."""
 
-    def __init__(self, path: Path | None) -> None:
+    def __init__(self, path: Path | None, lang: str = "en") -> None:
         self.path = path
+        self.lang = lang
         self.handle: IO[str] | None = None
 
     def __enter__(self) -> IO[str] | None:
@@ -260,10 +270,8 @@ class _jsonl:  # noqa: N801 - used as a context manager, reads like a function
             try:
                 self.handle = self.path.open("w", encoding="utf-8")
             except OSError as exc:
-                from feltro.i18n import language_from_environment, t
-
                 reason = exc.strerror or str(exc)
-                raise typer.BadParameter(t("cli.error.cannot_write", language_from_environment(),
+                raise typer.BadParameter(t("cli.error.cannot_write", self.lang,
                                            path=str(self.path), reason=reason),
                                          param_hint="--log") from None
         return self.handle
@@ -274,14 +282,15 @@ class _jsonl:  # noqa: N801 - used as a context manager, reads like a function
 
 
 def _run(driver: Series | SeriesStore, series: Series, kinds: Mapping[int, str],
-         seats: tuple[int, ...], sink: IO[str] | None, console: Console) -> Outcome:
+         seats: tuple[int, ...], sink: IO[str] | None, console: Console,
+         lang: str = "en") -> Outcome:
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
 
     limit = series.config.max_hands
     total = limit if limit is not None else len(seats) - 1
     columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn())
     with Progress(*columns, console=console, transient=True) as progress:
-        label = "hands" if limit is not None else "players out"
+        label = t("simulate.hands" if limit is not None else "simulate.players_out", lang)
         task = progress.add_task(label, total=total)
 
         def on_hand(summary: HandSummary) -> None:
@@ -289,7 +298,8 @@ def _run(driver: Series | SeriesStore, series: Series, kinds: Mapping[int, str],
                 sink.write(json.dumps(hand_line(summary, seats)) + "\n")
             done = summary.number if limit is not None else len(seats) - len(series.alive)
             progress.update(task, completed=done,
-                            description=f"hand {summary.number}, {len(series.alive)} left")
+                            description=t("simulate.progress", lang, hand=summary.number,
+                                          left=len(series.alive)))
 
         outcome = play_bots(driver, kinds, on_hand=on_hand)
     if sink is not None:
@@ -298,21 +308,24 @@ def _run(driver: Series | SeriesStore, series: Series, kinds: Mapping[int, str],
 
 
 def _print_summary(series: Series, kinds: Mapping[int, str], outcome: Outcome,
-                   console: Console) -> None:
+                   console: Console, lang: str = "en") -> None:
     from rich.table import Table
 
-    title = ("Freezeout over" if outcome.end.value == "last_player"
-             else "Stopped (biggest stack wins)")
-    table = Table(title=f"{title} after {outcome.hands} hands")
-    for column, justify in (("Place", "right"), ("Seat", "right"), ("Bot", "left"),
-                            ("Chips", "right"), ("Out in hand", "right")):
-        table.add_column(column, justify=justify)  # type: ignore[arg-type]
+    title = ("simulate.over_last_player" if outcome.end.value == "last_player"
+             else "simulate.over_stopped")
+    table = Table(title=t(title, lang, hands=outcome.hands))
+    for column, justify in (("place", "right"), ("seat", "right"), ("bot", "left"),
+                            ("chips", "right"), ("out_in_hand", "right")):
+        table.add_column(t(f"simulate.{column}", lang),
+                         justify=justify)  # type: ignore[arg-type]
     for row in series.standings():
         out = "" if row.out_in_hand is None else str(row.out_in_hand)
         table.add_row(str(row.place), str(row.seat), kinds[row.seat], str(row.stack), out)
     console.print(table)
-    names = ", ".join(f"seat {seat} ({kinds[seat]})" for seat in outcome.winners)
-    console.print(f"[bold]{'Winners' if len(outcome.winners) > 1 else 'Winner'}:[/bold] {names}")
+    names = ", ".join(t("simulate.seat_bot", lang, seat=seat, bot=kinds[seat])
+                      for seat in outcome.winners)
+    key = "simulate.winners" if len(outcome.winners) > 1 else "simulate.winner"
+    console.print(f"[bold]{t(key, lang)}:[/bold] {names}")
 
 
 def register(app: typer.Typer) -> None:

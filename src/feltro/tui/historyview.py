@@ -159,7 +159,8 @@ def print_series(infos: Sequence[SeriesInfo], root: Path, lang: str) -> None:
     table.add_column(t("history.hands", lang), justify="right")
     table.add_column(t("history.state", lang))
     for number, info in enumerate(infos, 1):
-        names = {p.seat: p.name + (" (bot)" if p.is_bot else "") for p in info.players}
+        names = {p.seat: t("seat.bot_name", lang, name=p.name) if p.is_bot else p.name
+                 for p in info.players}
         if info.problem:
             state = t("history.damaged", lang)
         elif info.over:
