@@ -10,7 +10,7 @@ from feltro.cards import Deck
 from feltro.config import HandConfig, Structure
 from feltro.errors import IllegalActionError, Refusal
 from feltro.hand import Hand
-from feltro.i18n import LANGUAGES, catalogue, placeholders
+from feltro.i18n import LANGUAGES, catalogue, placeholders, t
 from feltro.server.protocol import ErrorCode
 from feltro.server.refusals import SEAT_REFUSALS, error_code, refusal_words, seat_refusal
 
@@ -73,5 +73,6 @@ def test_a_fixed_limit_raise_of_another_size__B10() -> None:
 
 
 def test_a_refusal_without_a_sentence_is_shown_with_its_rule() -> None:
-    assert refusal_words(Refusal("D5", "board-not-dealt", {"street": 1})) == \
-        "Not allowed (D5): board-not-dealt"
+    words = refusal_words(Refusal("D5", "board-not-dealt", {"street": 1}), "pt-BR")
+    assert words == t("refusal.other", "pt-BR", rule="D5", detail="board-not-dealt")
+    assert "D5" in words

@@ -7,7 +7,7 @@ from typing import Any
 
 from browserkit import Server, new_context
 
-from feltro.i18n import LANGUAGES, language_names
+from feltro.i18n import LANGUAGES, language_names, t
 
 WORDS = """async (frames) => {
   const ui = await import("/static/js/ui.js");
@@ -34,7 +34,7 @@ def test_refusals_in_the_readers_language__B6_B8(chromium: Any, server: Server) 
     assert page.evaluate(WORDS, frames) == [
         "O mínimo é 4, não 3 (B6).",
         "Não pode aumentar: o all-in curto para 15 não reabre as apostas (B8).",
-        "Não é permitido (D5): board-not-dealt",
+        t("refusal.other", "pt-PT", rule="D5", detail="board-not-dealt"),
     ]
     # The language menu lists feltro.i18n's languages, each named in itself.
     page.click("#settings-button")

@@ -4,7 +4,8 @@
 // To add a page: write `js/<name>.js` that calls `boot({...})` and then builds `#main`, and add
 // the page to `PAGES` in `src/feltro/server/routes/pages.py` (its address and module name).
 
-import { loadLang, preferredLang, t, translatePage } from "./i18n.js";
+import { Link } from "./net.js";
+import { lang, loadLang, preferredLang, t, translatePage } from "./i18n.js";
 import { $, applyPrefs, mountChrome, setupSettings, showNet, stopText, tickTimers } from "./ui.js";
 
 /** Start a page: display preferences, the reader's language, the header and settings dialog,
@@ -46,4 +47,22 @@ export function tickEvery(state, now) {
       next.textContent = t("web.hand.next_in", { s: Math.max(0, Math.ceil((table.next_hand_at - at) / 1000)) });
     }
   }, 250);
+}
+
+/** Connect the page *app* (`{tableId, link, state}`) to its table as *role*: each `state` is
+ *  kept in `app.state` and passed to `onState(msg, first)`, every other message to
+ *  `onMessage`; the timers tick every quarter second. Returns the `Link`. */
+export function connect(app, { role, token = null, onState, onMessage = () => {}, onStatus = showNet }) {
+  app.link = new Link({
+    tableId: app.tableId, role, token, lang: lang(), onStatus,
+    onMessage: (msg) => {
+      if (msg.type !== "state") return onMessage(msg);
+      const first = !app.state;
+      app.state = msg;
+      return onState(msg, first);
+    },
+  });
+  app.link.connect();
+  tickEvery(() => app.state, () => app.link.now());
+  return app.link;
 }

@@ -2,12 +2,12 @@
 // It receives only the public table (the host role holds no cards); the host plays, if they
 // want to, from their own player page like everybody else.
 
-import { boot, tickEvery } from "./boot.js";
-import { Link, fragmentToken, tableIdFromPath, tokens } from "./net.js";
+import { boot, connect } from "./boot.js";
+import { fragmentToken, tableIdFromPath, tokens } from "./net.js";
 import { t, lang } from "./i18n.js";
 import {
   $, h, boardView, errorText, logView, potsView, seatList,
-  botLabel, ordinal, qrImage, showNet, standingsView, stopText, toast,
+  botLabel, ordinal, qrImage, standingsView, stopText, toast,
 } from "./ui.js";
 import { resultsView } from "./results.js";
 
@@ -29,16 +29,11 @@ async function main() {
     $("#main").replaceChildren(h("p", { class: "panel warn" }, t("web.host.missing_token")));
     return;
   }
-  app.link = new Link({ tableId: app.tableId, role: "host", token, lang: lang(), onMessage, onStatus: showNet });
-  app.link.connect();
-  tickEvery(() => app.state, () => app.link.now());
+  connect(app, { role: "host", token, onState: render, onMessage });
 }
 
 function onMessage(msg) {
-  if (msg.type === "state") {
-    app.state = msg;
-    render();
-  } else if (msg.type === "seat_request" && msg.token) {
+  if (msg.type === "seat_request" && msg.token) {
     tokens.set("seat", app.tableId, msg.token);
     render();
   } else if (msg.type === "error") {

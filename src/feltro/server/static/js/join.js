@@ -1,9 +1,9 @@
 // The join page, `/join/<table>`: give a name, ask for a seat, then go to the player page.
 
-import { boot } from "./boot.js";
-import { Link, tableIdFromPath, tokens } from "./net.js";
-import { t, lang } from "./i18n.js";
-import { $, h, botLabel, errorText, showNet, toast } from "./ui.js";
+import { boot, connect } from "./boot.js";
+import { tableIdFromPath, tokens } from "./net.js";
+import { t } from "./i18n.js";
+import { $, h, botLabel, errorText, toast } from "./ui.js";
 
 const app = { tableId: tableIdFromPath(), link: null, state: null, asked: false };
 
@@ -19,17 +19,11 @@ async function main() {
     onSettings: () => render(true),
   });
   if (!goOn) return;
-  app.link = new Link({ tableId: app.tableId, role: "spectator", token: null, lang: lang(),
-                        onMessage, onStatus: showNet });
-  app.link.connect();
+  connect(app, { role: "spectator", onState: (msg, first) => render(first), onMessage });
 }
 
 function onMessage(msg) {
-  if (msg.type === "state") {
-    const first = !app.state;
-    app.state = msg;
-    render(first);
-  } else if (msg.type === "seat_request" && msg.token) {
+  if (msg.type === "seat_request" && msg.token) {
     tokens.set("seat", app.tableId, msg.token);
     location.assign(`/play/${encodeURIComponent(app.tableId)}#${encodeURIComponent(msg.token)}`);
   } else if (msg.type === "error") {

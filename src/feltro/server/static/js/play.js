@@ -1,7 +1,7 @@
 // The player page, `/play/<table>#<seat token>`: own cards, the table around them, the actions.
 
-import { boot, tickEvery } from "./boot.js";
-import { Link, fragmentToken, tableIdFromPath, tokens, newId } from "./net.js";
+import { boot, connect } from "./boot.js";
+import { fragmentToken, tableIdFromPath, tokens, newId } from "./net.js";
 import { t, lang } from "./i18n.js";
 import {
   $, h, announce, announceLog, boardView, card, cardsText, errorText, logView,
@@ -40,24 +40,19 @@ async function main() {
     location.replace(`/join/${encodeURIComponent(app.tableId)}`);
     return;
   }
-  app.link = new Link({
-    tableId: app.tableId, role: "player", token: app.token, lang: lang(),
-    onMessage, onStatus: (status, detail) => {
+  connect(app, {
+    role: "player", token: app.token, onState: render, onMessage,
+    onStatus: (status, detail) => {
       showNet(status, detail);
       if (status === "gone" && detail === "bad_token") tokens.remove("seat", app.tableId);
       renderActions(true);
     },
   });
-  app.link.connect();
   document.addEventListener("keydown", onKey);
-  tickEvery(() => app.state, () => app.link.now());
 }
 
 function onMessage(msg) {
-  if (msg.type === "state") {
-    app.state = msg;
-    render();
-  } else if (msg.type === "error") {
+  if (msg.type === "error") {
     if (app.pending && msg.ref === app.pending.id) {
       app.pending = null;
       renderActions(true);

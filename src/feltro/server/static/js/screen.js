@@ -2,12 +2,12 @@
 // only (it connects as a spectator: the server sends it no private cards), large, with the
 // last action announced.
 
-import { boot, tickEvery } from "./boot.js";
-import { Link, tableIdFromPath } from "./net.js";
+import { boot, connect } from "./boot.js";
+import { tableIdFromPath } from "./net.js";
 import { t, lang } from "./i18n.js";
 import {
   $, h, actionText, announceLog, boardView, logLine, nameOf,
-  potsView, qrImage, seatList, showNet, showdownView, standingsView, stopText,
+  potsView, qrImage, seatList, showdownView, standingsView, stopText,
 } from "./ui.js";
 import { resultsView } from "./results.js";
 
@@ -21,17 +21,7 @@ async function main() {
       render();
     },
   });
-  app.link = new Link({ tableId: app.tableId, role: "spectator", token: null, lang: lang(),
-                        onMessage, onStatus: showNet });
-  app.link.connect();
-  tickEvery(() => app.state, () => app.link.now());
-}
-
-function onMessage(msg) {
-  if (msg.type === "state") {
-    app.state = msg;
-    render();
-  }
+  connect(app, { role: "spectator", onState: render });
 }
 
 /** The newest thing that happened, in words: an action, a board card, a pot won. */
