@@ -46,7 +46,7 @@ def test_players_must_match_the_series() -> None:
     with pytest.raises(ConfigError, match="name"):
         Session(MemoryDriver(series), [Player(1, "X"), *_players(3)[1:]])
     with pytest.raises(ConfigError, match="unknown bot level"):
-        Session(MemoryDriver(series), [Player(1, "P1"), Player(2, "P2", bot="shark"),
+        Session(MemoryDriver(series), [Player(1, "P1"), Player(2, "P2", bot="genius"),
                                        Player(3, "P3")])
 
 

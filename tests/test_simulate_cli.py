@@ -193,7 +193,7 @@ def test_without_a_seed_the_seed_is_printed() -> None:
         (["--players", "1"], "players"),
         (["--players", "11"], "players"),
         (["--stop-after-hands", "0"], "stop-after-hands"),
-        (["--bots", "shark"], "no bot “shark”: choose one of mix,"),
+        (["--bots", "genius"], "no bot “genius”: choose one of mix,"),
         (["--small-blind", "3", "--big-blind", "2"], "smaller than the small blind"),
         (["--stack", "0"], "stack"),
     ],

@@ -11,8 +11,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Final
 
-from feltro.i18n import LANGUAGES as LANGUAGES
-from feltro.i18n import check_language as check_language
+from feltro.languages import LANGUAGES as LANGUAGES
+from feltro.languages import check_language as check_language
 
 # Index = rank 0..12 (2..A).
 _RANK_SINGULAR: Final = {

@@ -81,7 +81,8 @@ def test_choosing_players() -> None:
     assert [p.name for p in with_bots] == ["Ana", "Rui", "Eva", "Tomé"]  # no second Rui
     for kwargs, says in [
         ({"players": 11}, "2 to 10"),
-        ({"bots": "shark"}, "no bot “shark”: choose one of random, rules, montecarlo, station"),
+        ({"bots": "genius"},
+         "no bot “genius”: choose one of random, rules, montecarlo, shark, station"),
         ({"players": 3, "bots": "5"}, "does not add up"), ({"bots": "0"}, "2 to 10"),
     ]:
         options: dict[str, Any] = {"players": None, "bots": None, **kwargs}
@@ -144,7 +145,7 @@ def test_same_seed_same_cards(data: Path, played: list[PlayApp]) -> None:
 def test_bad_options_and_nothing_to_resume(data: Path, played: list[PlayApp]) -> None:
     for args, says in [
         (["play", "--players", "11"], "less than or equal to 10"),
-        (["play", "--bots", "shark"], "no bot “shark”"),
+        (["play", "--bots", "genius"], "no bot “genius”"),
         (["play", "--lang", "fr"], "unknown language"),
         (["play", "--stop-at", "soon"], "not a time"),
         (["play", "--hotseat", "Ana,ana"], "different name"),

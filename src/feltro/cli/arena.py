@@ -10,9 +10,11 @@ from typing import Annotated
 
 import typer
 
+from feltro.cli.language import BOT_NAMES
+
 _HELP = "\n\n".join((
     "Pit bots against each other and measure who is better (bb/100 with a 95% interval).",
-    "A BOT is a level (random, rules, montecarlo, station, tight) or module:Class implementing "
+    f"A BOT is a level ({BOT_NAMES}) or module:Class implementing "
     "the bot protocol of docs/bots.md. The bots sit at one table, one per position (2-10). "
     "By default every deal is replayed with the seats rotated (duplicate), so the cards' luck "
     "cancels; --hands is rounded up to whole rotations.",

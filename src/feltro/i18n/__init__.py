@@ -26,7 +26,9 @@ from collections.abc import Mapping
 from functools import cache
 from importlib import resources
 from types import MappingProxyType
-from typing import Any, Final
+from typing import Any
+
+from feltro.languages import DEFAULT_LANGUAGE, LANGUAGES, check_language
 
 __all__ = [
     "DEFAULT_LANGUAGE",
@@ -38,20 +40,6 @@ __all__ = [
     "placeholders",
     "t",
 ]
-
-LANGUAGES: Final = ("en", "pt-PT", "pt-BR")
-DEFAULT_LANGUAGE: Final = "en"
-
-
-def check_language(lang: str) -> str:
-    """Return *lang* if there is a catalogue for it.
-
-    :raises ValueError: for any other language code.
-    """
-    if lang not in LANGUAGES:
-        raise ValueError(f"unknown language {lang!r}; use one of {', '.join(LANGUAGES)}")
-    return lang
-
 
 def _flatten(table: Mapping[str, Any], prefix: str, out: dict[str, str], lang: str) -> None:
     for key, value in table.items():
