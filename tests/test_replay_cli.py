@@ -97,14 +97,16 @@ def test_a_malformed_line_is_an_error_at_its_index(tmp_path: Path) -> None:
     assert "actions[2]: 'p2 raise 6'" in data["error"]
 
 
-def test_a_fractional_amount_is_refused_at_its_index__B6(tmp_path: Path) -> None:
+def test_a_decimal_amount_is_played_in_scaled_units_and_reported_exactly(
+        tmp_path: Path) -> None:
     path = tmp_path / "cents.phh"
-    path.write_text(HEADS_UP.format(line="'p2 cbr 6.5'"))
+    path.write_text(HEADS_UP.format(line="'p2 cbr 6.5', 'p1 f'"))
     code, lines = run(path)
-    assert code == 1
-    data = json.loads(lines[0])
-    assert data["action"] == 2
-    assert data["error"].startswith("B6: raise to 6.5: amounts are whole chips")
+    assert code == 0
+    # Played in tenths: 2000 units each, p2 raises to 65, p1 folds its 20 (the big blind).
+    assert json.loads(lines[0]) == {
+        "scale": 10, "finishing_stacks": [198, 202],
+        "pots": [{"amount": 4, "eligible": [2], "winners": [2], "shares": [4]}]}
 
 
 def test_out_of_turn_heads_up_is_refused__D6_B2(tmp_path: Path) -> None:
@@ -117,12 +119,12 @@ def test_out_of_turn_heads_up_is_refused__D6_B2(tmp_path: Path) -> None:
 
 
 def test_a_field_problem_has_no_action_index(tmp_path: Path) -> None:
-    path = tmp_path / "half.phh"
-    path.write_text(HEADS_UP.format(line="'p2 f'").replace("[200, 200]", "[200, 200.5]"))
+    path = tmp_path / "zero.phh"
+    path.write_text(HEADS_UP.format(line="'p2 f'").replace("[200, 200]", "[200, 0]"))
     code, lines = run(path)
     assert code == 1
     assert json.loads(lines[0]) == {
-        "error": "starting_stacks[1] is 200.5: feltro plays whole chips", "action": None}
+        "error": "starting_stacks: every stack must be positive", "action": None}
 
 
 def test_unreadable_files_are_reported_and_the_rest_go_on(tmp_path: Path) -> None:

@@ -120,12 +120,38 @@ class ShowdownMixin(HandState):
         """*position* shows its private cards (D11, P8); *cards* fill in unknown ones.
 
         Allowed once betting is over, in any order, also before the rest of the board in an
-        all-in (P2).
+        all-in (P2); and, as a courtesy that changes nothing, by the winner of a hand that
+        everybody else folded (B5).
 
         :raises IllegalActionError: before the betting is over, or for a folded/settled hand.
         :raises CardError: if *cards* differ from the cards dealt, or are already dealt.
         """
+        if self._phase == OVER and self._live == 1:
+            return self._courtesy_show(position, cards)
         p = self._check_showdown_turn(position)
+        shown = self._cards_to_show(p, cards)
+        mark = len(self._events)
+        self._shown[p] = shown
+        self._events.append(CardsShown(p, shown))
+        self._maybe_settle()
+        return tuple(self._events[mark:])
+
+    def _courtesy_show(self, position: int, cards: CardsLike | None) -> tuple[Event, ...]:
+        """B5: the hand was won by folds; its winner may still show, which changes nothing."""
+        p = self._check_position(position)
+        if self._folded[p]:
+            raise IllegalActionError(f"{seat_name(p)} folded and has no hand", rule="P2",
+                                     seat=p)
+        if self._shown[p] is not None:
+            raise IllegalActionError(f"{seat_name(p)} has already shown", rule="P8", seat=p)
+        shown = self._cards_to_show(p, cards)
+        self._shown[p] = shown
+        event = CardsShown(p, shown)
+        self._events.append(event)
+        return (event,)
+
+    def _cards_to_show(self, p: int, cards: CardsLike | None) -> tuple[Card, ...]:
+        """The cards *p* shows: those dealt, with *cards* filling in unknown ones (D11)."""
         held = self._holes[p]
         if cards is None:
             if len(held) != 2 or None in held:
@@ -141,11 +167,7 @@ class ShowdownMixin(HandState):
                                 f"is not {format_cards(shown)}")
             self._check_unseen([c for c in shown if c not in known])
             held[:] = list(shown)
-        mark = len(self._events)
-        self._shown[p] = shown
-        self._events.append(CardsShown(p, shown))
-        self._maybe_settle()
-        return tuple(self._events[mark:])
+        return shown
 
     def muck(self, position: int) -> tuple[Event, ...]:
         """*position* gives up without showing; a mucked hand cannot win (D11, P8).
