@@ -9,6 +9,8 @@ from typing import Annotated, Any
 
 import typer
 
+from feltro.cli.language import LANG_HELP, resolve_language
+
 # Typer shows this as the command's help; one string per paragraph, so Rich can wrap them.
 _HELP = "\n\n".join((
     "Replay PHH hand histories strictly under the house rules (RULES.md).",
@@ -62,18 +64,23 @@ def replay_command(
     ray: Annotated[str | None, typer.Option(
         "--ray", flag_value="", help="Run on Ray: a cluster ADDRESS, or none for a local Ray.",
         show_default=False, metavar="[ADDRESS]")] = None,
+    lang: Annotated[str | None, typer.Option("--lang", help=LANG_HELP,
+                                             show_default=False)] = None,
 ) -> None:
     from feltro.history import is_bulk
     from feltro.history.corpus import Summary, find_files, run_files
     from feltro.history.site_replay import RULE_SETS
+    from feltro.i18n import t
 
+    language = resolve_language(lang)
     if rules not in RULE_SETS:
-        raise typer.BadParameter(f"{rules!r}: choose house or casino", param_hint="--rules")
+        raise typer.BadParameter(t("cli.replay_rules", language, rules=rules),
+                                 param_hint="--rules")
     if ray is not None:
         try:
             import ray as _ray  # noqa: F401
         except ImportError:
-            typer.echo("--ray needs Ray: pip install 'feltro[ray]'", err=True)
+            typer.echo(t("cli.replay_no_ray", language), err=True)
             raise typer.Exit(code=2) from None
     paths = find_files(files)
     if workers is None:
@@ -83,8 +90,8 @@ def replay_command(
     out = results.open("w", encoding="utf-8") if summary and results is not None else None
     failed = False
     try:
-        with _progress(summary, len(paths)) as advance:
-            for reports in run_files(paths, rules=rules,  # type: ignore[arg-type]
+        with _Progress(summary, len(paths), t("cli.replay_progress", language)) as advance:
+            for reports in run_files(paths, rules=rules,
                                      workers=workers, ray_address=ray):
                 tally.add(reports)
                 advance()
@@ -109,12 +116,13 @@ def replay_command(
         raise typer.Exit(code=1)
 
 
-class _progress:
+class _Progress:
     """A Rich progress bar over files on standard error, when it is a terminal."""
 
-    def __init__(self, enabled: bool, total: int) -> None:
+    def __init__(self, enabled: bool, total: int, label: str) -> None:
         self.enabled = enabled
         self.total = total
+        self.label = label
         self.bar: Any = None
 
     def __enter__(self) -> Any:
@@ -125,7 +133,7 @@ class _progress:
             return lambda: None
         from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
 
-        self.bar = Progress("replay", BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
+        self.bar = Progress(self.label, BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
                             console=console, transient=True)
         self.bar.__enter__()
         task = self.bar.add_task("replay", total=self.total)
@@ -137,15 +145,6 @@ class _progress:
 
 
 replay_command.__doc__ = _HELP
-
-
-def replay_results(paths: list[Path]) -> Any:
-    """``(label, JSON object, ok)`` for every hand in *paths*, in order (house rules)."""
-    from feltro.history.corpus import replay_file
-
-    for path in paths:
-        for report in replay_file(path):
-            yield report.label, json.loads(report.json), report.ok
 
 
 def register(app: typer.Typer) -> None:

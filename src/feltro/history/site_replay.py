@@ -106,6 +106,8 @@ class SiteOutcome:
         collected = self.collected()
         if winnings is None or collected is None or self.settled_from_winnings:
             return None
+        if not any(w is not None and w > 0 for w in winnings):
+            return None  # FullTilt and iPoker often write no winnings at all
         return _winnings_fit(collected, self.returned, winnings, self.hand.scale)
 
     def agrees_with_finishing_stacks(self) -> bool | None:
