@@ -165,3 +165,50 @@ def test_compressed_files_are_read(tmp_path: Path) -> None:
     code, lines = run(target)
     assert code == 0
     assert lines[0].startswith(f"{target}[x2]\t")
+
+
+HANDHQ = DATA / "handhq"
+
+
+def test_a_folder_replays_every_hand_one_line_each_and_fails_on_any_refusal__D3() -> None:
+    code, lines = run(HANDHQ)
+    assert code == 1  # two dead blinds under the house rules
+    assert len(lines) == 259
+    errors = [line for line in lines if '"error"' in line]
+    assert [line.split("\t")[0] for line in errors] == [
+        f"{HANDHQ / 'ipoker.phhs'}[33]", f"{HANDHQ / 'ongame.phhs'}[2]"]
+    code, lines = run(HANDHQ / "ongame.phhs")
+    assert code == 1
+    result = runner.invoke(app, ["replay", "--rules", "casino", str(HANDHQ / "ongame.phhs")])
+    assert result.exit_code == 0
+    assert '"rules": "casino"' in result.stdout
+
+
+def test_summary_counts_the_corpus_and_results_keeps_the_lines(tmp_path: Path) -> None:
+    out = tmp_path / "hands.tsv"
+    result = runner.invoke(app, ["replay", "--summary", "--rules", "casino", "--workers", "1",
+                                 "--results", str(out), str(HANDHQ)])
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    assert data["hands_read"] == data["replayed"] == 259
+    assert data["refused"] == 0
+    assert data["winnings"]["compared"] == data["winnings"]["agree"] == 139
+    assert data["finishing_stacks"] == {"compared": 42, "agree": 42}
+    assert data["undetermined_pots"] == 28
+    assert data["backend"] == "serial"
+    assert data["hands_per_second"] > 0
+    assert len(out.read_text().splitlines()) == 259
+
+
+def test_summary_counts_refusals_by_rule__D3() -> None:
+    result = runner.invoke(app, ["replay", "--summary", "--workers", "1", str(HANDHQ)])
+    assert result.exit_code == 1
+    data = json.loads(result.stdout)
+    assert data["refused_by_rule"] == {"D3": 2}
+    assert data["replayed"] == 257
+
+
+def test_an_unknown_rule_set_is_refused_in_the_users_language() -> None:
+    result = runner.invoke(app, ["replay", "--rules", "vegas", "--lang", "pt-PT", str(X2)])
+    assert result.exit_code == 2
+    assert "escolha house" in result.output
