@@ -207,3 +207,18 @@ def test_ray_gives_the_same_results() -> None:
     serial = [[r.json for r in file] for file in run_files(SITES[:2], workers=1)]
     on_ray = [[r.json for r in file] for file in run_files(SITES[:2], ray_address="")]
     assert on_ray == serial
+
+
+def test_whole_chip_histories_give_the_strict_replays_json() -> None:
+    """The site replay adds nothing to histories in whole chips: the same JSON as ``replay``."""
+    from feltro.history import ReplayError, read_hands, replay
+
+    data = Path(__file__).parent / "data" / "phh"
+    for path in (data / "wsop.phhs", data / "dwan-ivey-2009.phh"):
+        strict = []
+        for _, record in read_hands(path):
+            try:
+                strict.append(replay(record).to_dict())
+            except ReplayError as exc:
+                strict.append(exc.to_dict())
+        assert [json.loads(r.json) for r in replay_file(path)] == strict
