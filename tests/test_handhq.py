@@ -27,12 +27,12 @@ SITES = sorted(HANDHQ.glob("*.phhs"))
 # What the sample gives, pinned: a change in the data or the replay cannot pass unseen.
 # (hands, winnings compared, undetermined pots, pots settled from winnings, D3 refusals)
 EXPECTED = {
-    "absolute.phhs": (41, 35, 10, 0, 0),
-    "fulltilt.phhs": (47, 12, 4, 0, 0),
-    "ipoker.phhs": (44, 0, 14, 0, 1),
-    "ongame.phhs": (42, 42, 0, 0, 1),
-    "partypoker.phhs": (44, 39, 0, 5, 0),
-    "pokerstars.phhs": (41, 11, 0, 0, 0),
+    "absolute.phhs": (62, 53, 11, 0, 0),
+    "fulltilt.phhs": (70, 20, 4, 0, 0),
+    "ipoker.phhs": (74, 0, 16, 0, 1),
+    "ongame.phhs": (63, 62, 0, 1, 1),
+    "partypoker.phhs": (65, 57, 0, 8, 1),
+    "pokerstars.phhs": (61, 16, 6, 0, 0),
 }
 
 
@@ -68,7 +68,7 @@ def test_under_house_rules_the_only_refusal_is_the_dead_blind__D3(path: Path) ->
 
 def test_ongame_finishing_stacks_agree_after_the_rake() -> None:
     summary = _summary(HANDHQ / "ongame.phhs", "casino")
-    assert summary.finishing_compared == summary.finishing_agree == 42
+    assert summary.finishing_compared == summary.finishing_agree == 63
 
 
 def test_decimal_stakes_are_played_in_whole_units_and_reported_exactly() -> None:
@@ -150,15 +150,33 @@ def test_a_courtesy_show_after_everybody_folded_changes_nothing__B5() -> None:
     assert json.loads(replay_text(without, "x", bulk=True)[36].json) == json.loads(shown.json)
 
 
-def test_a_dead_blind_is_refused_under_house_rules_and_dead_money_under_casino__D3() -> None:
+def test_a_returning_players_post_is_refused_under_house_rules__D3() -> None:
     refused = json.loads(replay_file(HANDHQ / "ongame.phhs")[1].json)
     assert refused["action"] is None
-    assert refused["error"].startswith("D3: blinds_or_straddles[2] is -5")
+    assert refused["error"].startswith("D3: blinds_or_straddles[2] is -5, the post of a player "
+                                       "returning to the game")
     assert "--rules casino" in refused["error"]
+
+
+def test_a_post_below_the_big_blind_is_dead_money_under_casino_rules__D3() -> None:
     played = json.loads(replay_file(HANDHQ / "ongame.phhs", "casino")[1].json)
-    # The file's finishing stacks are after a 3-dollar rake on p2's 94-dollar pot.
+    # OnGame's finishing stacks [709, 1064, 953, ...] are after a 3-dollar rake on p2's pot of
+    # 94: p3's 5 went in dead, and p3 still called the whole big blind.
     assert played["finishing_stacks"] == [709, 1067, 953, 1244, 3324]
+    assert sum(pot["amount"] for pot in played["pots"]) == 94
     assert played["pots"][-1]["winners"] == [2]
+
+
+def test_a_post_of_the_big_blind_is_live_under_casino_rules__D3() -> None:
+    """PartyPoker [61]: p4 returns posting 10 at 5/10, raises to 20 and folds to p6's 76.
+
+    Played live (p4's 10 is part of the raise to 20), p6 collects a pot of 55 and 56 back:
+    111, the file's winnings to the cent (no rake without a flop); the table's next hand starts
+    with exactly these stacks (p4 289.94, p6 3138). Played dead it would be 121.
+    """
+    played = json.loads(replay_file(HANDHQ / "partypoker.phhs", "casino")[60].json)
+    assert played["finishing_stacks"] == [1000, 1122, 199, 289.94, 1088, 3138]
+    assert sum(pot["amount"] for pot in played["pots"]) == 55
 
 
 CORRUPTIONS = {
@@ -181,7 +199,7 @@ def test_one_corrupted_hand_affects_only_itself(tmp_path: Path) -> None:
     broken.write_text("\n[".join(sections))
     good = replay_file(HANDHQ / "absolute.phhs")
     bad = replay_file(broken)
-    assert len(bad) == len(good) == 41
+    assert len(bad) == len(good) == 62
     for number, (before, after) in enumerate(zip(good, bad, strict=True), 1):
         if number in CORRUPTIONS:
             assert not after.ok, number

@@ -1,4 +1,4 @@
-"""Exact reading of real hand histories: decimal stakes, dead blinds and unknown stacks.
+"""Exact reading of real hand histories: decimal stakes, returning players' posts, unknown stacks.
 
 Online histories write money, not chips: ``starting_stacks = [200.30, 81.60, 197]``,
 ``'p1 cbr 3.00'``. :func:`scale_hand` reads the TOML numbers as :class:`~decimal.Decimal`
@@ -11,10 +11,10 @@ units, for comparison.
 
 Two more things real files hold that a house-rules record cannot:
 
-* a **negative** blind (OnGame, PartyPoker, PokerStars): a returning player's *dead* post,
-  chips that go to the pot without counting as a bet. The record gets ``0`` there and
-  :attr:`ScaledHand.dead_blinds` keeps the amount; whether it may be played is the replay's
-  decision (``--rules casino``).
+* a **negative** blind (OnGame, PartyPoker, PokerStars, iPoker): what a player returning to
+  the game posts out of position. The record gets ``0`` there and
+  :attr:`ScaledHand.returning_posts` keeps the amount; how (and whether) it is played is the
+  replay's decision (``--rules casino``).
 * an ``inf`` stack (iPoker): unknown. The record gets a stack larger than anything the hand
   could bet, and :attr:`ScaledHand.unknown_stacks` names those positions, whose finishing
   stacks are then unknown too.
@@ -61,14 +61,15 @@ _INF = Decimal("Infinity")
 class ScaledHand:
     """One hand in whole units of ``1 / scale`` of the history's money.
 
-    ``dead_blinds`` and ``unknown_stacks`` are by position (``p1`` first), in those units;
+    ``returning_posts`` (the amounts of negative blinds) are by position (``p1`` first, in
+    the file's order) and ``unknown_stacks`` lists positions, in those units;
     ``finishing_stacks`` and ``winnings`` are exact, in the history's own units (``None``
     entries are unknown, ``inf`` in the file).
     """
 
     record: HandRecord
     scale: int
-    dead_blinds: tuple[int, ...]
+    returning_posts: tuple[int, ...]
     unknown_stacks: tuple[int, ...]
     finishing_stacks: tuple[Decimal | None, ...] | None
     winnings: tuple[Decimal | None, ...] | None

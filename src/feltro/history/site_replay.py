@@ -13,20 +13,26 @@ what data recorded at one seat of an online site needs:
 * **Courtesy shows.** A show after everybody else folded is voluntary: it changes nothing.
 * **Site rules.** ``rules="house"`` (the default) plays RULES.md; a history that needs another
   rule is refused with the rule it differs from. ``rules="casino"`` plays the one site rule
-  found so far in real data, the common casino reading of a returning player's dead blind
-  (a negative entry of ``blinds_or_straddles``): those chips go to the pot without counting
-  as a bet, like an ante of that player's.
+  found so far in real data: the posts of a player returning to the game, written as negative
+  ``blinds_or_straddles`` entries, under the common casino reading. A post of less than the
+  big blind is **dead** (into the pot, not a bet: OnGame's ``-5`` at 5/10, confirmed by its
+  finishing stacks); a post of the big blind or more puts the big blind in **live** (it counts
+  as that player's bet, who keeps the option, as PartyPoker's ``-10`` at 5/10, confirmed to the
+  cent by its winnings) and the rest dead. The big blind stays where it was: the player after
+  it acts first.
 * **Unknown stacks** (``inf``): played as deeper than anything the hand could bet; their
   finishing stacks are unknown (``None``).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+import dataclasses
+from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any, Literal
 
 from feltro.actions import CHECK
+from feltro.config import HandConfig
 from feltro.errors import CardError, IllegalActionError, ParseError
 from feltro.evaluator import hand_strength
 from feltro.events import UncalledReturned
@@ -174,19 +180,16 @@ def replay_site(scaled: ScaledHand, *, rules: Rules = "house") -> SiteOutcome:
     record = scaled.record
     n = record.player_count
     config = config_of(record)
-    if any(scaled.dead_blinds):
+    if any(scaled.returning_posts):
         if rules == "house":
-            p = next(i for i, d in enumerate(scaled.dead_blinds) if d)
-            amount = exact_number(scaled.units(scaled.dead_blinds[p]))
+            p = next(i for i, d in enumerate(scaled.returning_posts) if d)
+            amount = exact_number(scaled.units(scaled.returning_posts[p]))
             raise ReplayError(
-                f"D3: blinds_or_straddles[{p}] is -{amount}, a returning player's dead blind "
-                f"(chips into the pot that do not count as a bet); the house rules post only "
-                f"the small and the big blind (D3). Replay with --rules casino to play it as "
-                f"dead money", rule="D3")
-        dead = per_position(scaled.dead_blinds, n)
-        antes = config.antes or (0,) * n
-        config = replace(config, antes=tuple(a + d for a, d in zip(antes, dead, strict=True)),
-                         ante_trimming=config.ante_trimming and not any(dead))
+                f"D3: blinds_or_straddles[{p}] is -{amount}, the post of a player returning to "
+                f"the game (dead money, or a live big blind out of position); the house rules "
+                f"post only the small and the big blind (D3). Replay with --rules casino to "
+                f"play it as casinos do", rule="D3")
+        config = _with_posts(config, per_position(scaled.returning_posts, n))
     hand = Hand.start(config)
     unknown: set[int] = set()
     for index, text in enumerate(record.actions):
@@ -206,6 +209,27 @@ def replay_site(scaled: ScaledHand, *, rules: Rules = "house") -> SiteOutcome:
             raise ReplayError(f"{exc} [actions[{index}] = {text!r}]", action=index,
                               rule=exc.rule) from None
     return _outcome(hand, scaled, rules)
+
+
+def _with_posts(config: HandConfig, posts: tuple[int, ...]) -> HandConfig:
+    """*config* with returning players' *posts* (by position) played the casino way: up to the
+    big blind live, where the big blind stays; below it, or beyond it, dead (as antes)."""
+    big = config.big_blind
+    live = tuple(big if post >= big else 0 for post in posts)
+    dead = tuple(post - lv for post, lv in zip(posts, live, strict=True))
+    antes = config.antes or (0,) * len(posts)
+    changed = config.replace(
+        blinds=tuple(b + lv for b, lv in zip(config.blinds, live, strict=True)),
+        antes=tuple(a + d for a, d in zip(antes, dead, strict=True)),
+        ante_trimming=config.ante_trimming and not any(dead))
+    if any(live):
+        # The engine takes the last largest blind for the big blind; a live post of the same
+        # size out of position must not move it (the player after the big blind acts first).
+        bb = config.big_blind_position
+        plan = dataclasses.replace(changed._plan, big_blind_position=bb,
+                                   first_preflop=(bb + 1) % len(posts))
+        object.__setattr__(changed, "_plan", plan)
+    return changed
 
 
 def _step(hand: Hand, action: PhhAction, unknown: set[int]) -> None:
