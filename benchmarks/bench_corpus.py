@@ -2,13 +2,14 @@
 
 Usage::
 
-    python benchmarks/bench_corpus.py            # 39 files, 101,010 hands
-    python benchmarks/bench_corpus.py --quick    # 4 files, 10,360 hands
+    python benchmarks/bench_corpus.py            # at least 100,000 hands
+    python benchmarks/bench_corpus.py --quick    # 4 files (about 16,000 hands)
 
 The corpus is built from the HandHQ sample shipped in ``tests/data/phh/handhq`` (real hands
-of six sites: decimal stakes, unknown cards, dead blinds, unknown stacks): each file holds the
-259 hands ten times over, under new table names, so that a file is a realistic unit of work
-(HandHQ's own files hold a few thousand hands each). Every hand is read from TOML, scaled,
+of six sites: decimal stakes, unknown cards, returning players' posts, unknown stacks): each
+file holds the whole sample ten times over, under new table names, so that a file is a
+realistic unit of work (HandHQ's own files hold a few thousand hands each); as many files as
+make at least 100,000 hands. Every hand is read from TOML, scaled,
 replayed under ``--rules casino`` and summed up exactly as the command does
 (:func:`feltro.history.corpus.run_files`); the time includes reading the files and starting
 the worker processes. Both runs must give the same per-hand results, which is checked.
@@ -31,10 +32,12 @@ from run import Section, machine_info, print_section, write_results
 
 SAMPLE = Path(__file__).resolve().parent.parent / "tests" / "data" / "phh" / "handhq"
 COPIES = 10  # copies of the sample per file
+TARGET = 100_000  # hands in the full corpus, at least
 
 
-def build_corpus(folder: Path, files: int) -> int:
-    """Write *files* ``.phhs`` files into *folder*; return the number of hands."""
+def build_corpus(folder: Path, files: int | None) -> int:
+    """Write *files* ``.phhs`` files into *folder* (``None``: enough for :data:`TARGET`
+    hands); return the number of hands."""
     texts = {path.stem: path.read_text() for path in sorted(SAMPLE.glob("*.phhs"))}
     header = re.compile(r"^\[(\d+)\]$", re.MULTILINE)
     chunks = []
@@ -44,6 +47,8 @@ def build_corpus(folder: Path, files: int) -> int:
             chunks.append(header.sub(lambda m, s=site, c=copy: f'["{s}/{c}/{m.group(1)}"]', text))
             hands += len(header.findall(text))
     body = "\n".join(chunks)
+    if files is None:
+        files = -(-TARGET // hands)
     for number in range(files):
         (folder / f"corpus-{number:03}.phhs").write_text(body)
     return hands * files
@@ -64,14 +69,14 @@ def timed(files: list[Path], workers: int) -> tuple[float, Summary, str]:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--quick", action="store_true", help="4 files instead of 39")
+    parser.add_argument("--quick", action="store_true", help="4 files only")
     args = parser.parse_args()
-    count = 4 if args.quick else 39
     cores = os.cpu_count() or 1
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp)
-        hands = build_corpus(folder, count)
+        hands = build_corpus(folder, 4 if args.quick else None)
         files = sorted(folder.glob("*.phhs"))
+        count = len(files)
         one_s, one, one_digest = timed(files, 1)
         all_s, every, all_digest = timed(files, cores)
     if one_digest != all_digest or one.to_dict(timing=False) != every.to_dict(timing=False):
