@@ -7,6 +7,7 @@ import json
 from dataclasses import replace
 from pathlib import Path
 
+import pytest
 from typer.testing import CliRunner
 
 from feltro.cli import app
@@ -213,3 +214,17 @@ def test_an_unknown_rule_set_is_refused_in_the_users_language() -> None:
     result = runner.invoke(app, ["replay", "--rules", "vegas", "--lang", "pt-PT", str(X2)])
     assert result.exit_code == 2
     assert "escolha house" in result.output
+
+
+@pytest.mark.slow
+def test_summary_on_a_local_ray_counts_the_same() -> None:
+    pytest.importorskip("ray")
+    counts = []
+    for backend in (["--workers", "1"], ["--ray", "local"]):
+        result = runner.invoke(app, ["replay", "--summary", "--rules", "casino", *backend,
+                                     str(HANDHQ)])
+        assert result.exit_code == 0, result.output
+        data = json.loads(result.stdout)
+        counts.append({k: v for k, v in data.items()
+                       if k not in ("seconds", "hands_per_second", "backend", "workers")})
+    assert counts[0] == counts[1]

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import os
-import warnings
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -43,19 +42,9 @@ _HELP = "\n\n".join((
     "--summary replays a whole corpus and prints one JSON object instead: hands read, replayed, "
     "refused by rule, unfinished, undetermined pots, agreement with winnings and "
     "finishing_stacks, hands per second; --results FILE keeps the per-hand lines. Files run on "
-    "all local cores (--workers), or on Ray with --ray [ADDRESS] (no address: a local Ray; then "
-    "put --ray after the paths, or it takes the next one for an address); the results are the "
-    "same on every backend.",
+    "all local cores (--workers), or on Ray with --ray ADDRESS ('local' starts Ray here); the "
+    "results are the same on every backend.",
 ))
-
-
-with warnings.catch_warnings():
-    # ``--ray`` with or without a value is Click's optional-value option (``flag_value``),
-    # which Typer passes on but calls unsupported; it works with the Typer this project pins.
-    warnings.simplefilter("ignore", DeprecationWarning)
-    _RAY_OPTION = typer.Option(
-        "--ray", flag_value="", help="Run on Ray: a cluster ADDRESS, or none for a local Ray.",
-        show_default=False, metavar="[ADDRESS]")
 
 
 def replay_command(
@@ -72,7 +61,9 @@ def replay_command(
     workers: Annotated[int | None, typer.Option(
         "--workers", min=1, help="Local processes (default: all cores for 8 files or more).",
         show_default=False)] = None,
-    ray: Annotated[str | None, _RAY_OPTION] = None,
+    ray: Annotated[str | None, typer.Option(
+        "--ray", help="Run on Ray: 'local' starts one here, else a cluster address ('auto', "
+        "'HOST:PORT').", show_default=False, metavar="ADDRESS")] = None,
     lang: Annotated[str | None, typer.Option("--lang", help=LANG_HELP,
                                              show_default=False)] = None,
 ) -> None:
@@ -101,7 +92,9 @@ def replay_command(
     try:
         with _Progress(summary, len(paths), t("cli.replay_progress", language)) as advance:
             for reports in run_files(paths, rules=rules,
-                                     workers=workers, ray_address=ray):
+                                     workers=workers,
+                                     ray_address=None if ray is None else
+                                     "" if ray == "local" else ray):
                 tally.add(reports)
                 advance()
                 for report in reports:
