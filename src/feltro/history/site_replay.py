@@ -175,7 +175,7 @@ def replay_site(scaled: ScaledHand, *, rules: Rules = "house") -> SiteOutcome:
     """Replay *scaled* (see the module docstring).
 
     :raises ReplayError: for the first line the rules refuse (naming its index and rule), for
-        fields feltro cannot play, and, under house rules, for a dead blind (D3).
+        fields feltro cannot play, and, under house rules, for a returning player's post (D3).
     """
     record = scaled.record
     n = record.player_count
@@ -191,20 +191,19 @@ def replay_site(scaled: ScaledHand, *, rules: Rules = "house") -> SiteOutcome:
                 f"play it as casinos do", rule="D3")
         config = _with_posts(config, per_position(scaled.returning_posts, n))
     hand = Hand.start(config)
-    unknown: set[int] = set()
     for index, text in enumerate(record.actions):
         try:
             action = _parse_line(text, index, n)
         except ParseError as exc:
             raise ReplayError(str(exc), action=index) from None
         try:
-            _step(hand, action, unknown)
+            _step(hand, action)
         except IllegalActionError as exc:
             raise ReplayError(f"{exc} [actions[{index}] = {text!r}]", action=index,
                               rule=exc.rule) from None
         except CardError as exc:
             raise ReplayError(f"{exc} [actions[{index}] = {text!r}]", action=index,
-                              rule=_rule_prefix(str(exc))) from None
+                              rule=getattr(exc, "rule", None) or _rule_prefix(str(exc))) from None
         except _RefusedError as exc:
             raise ReplayError(f"{exc} [actions[{index}] = {text!r}]", action=index,
                               rule=exc.rule) from None
@@ -232,8 +231,9 @@ def _with_posts(config: HandConfig, posts: tuple[int, ...]) -> HandConfig:
     return changed
 
 
-def _step(hand: Hand, action: PhhAction, unknown: set[int]) -> None:
-    """One line; shows of unknown cards are noted in *unknown* instead of played."""
+def _step(hand: Hand, action: PhhAction) -> None:
+    """Play one line. A show of unknown cards is checked like a show but leaves the cards
+    unknown (the engine is not asked to show them); a later show with cards fills them in."""
     p = action.player
     if action.verb is Verb.SHOW_OR_MUCK and p is not None and None in action.cards:
         if hand.folded[p]:
@@ -247,14 +247,9 @@ def _step(hand: Hand, action: PhhAction, unknown: set[int]) -> None:
         if p in hand.mucked:
             raise _RefusedError(f"p{p + 1} has mucked and cannot show", "P8")
         held = hand.hole(p)
-        if len(held) == 2 and None not in held:
-            if p not in hand.shown:
-                hand.show(p)
-            return
-        unknown.add(p)
+        if len(held) == 2 and None not in held and p not in hand.shown:
+            hand.show(p)  # the history knows them from the deal
         return
-    if action.verb is Verb.SHOW_OR_MUCK and p is not None:
-        unknown.discard(p)
     _apply(hand, action)
 
 
