@@ -240,3 +240,25 @@ def test_whole_chip_histories_give_the_strict_replays_json() -> None:
             except ReplayError as exc:
                 strict.append(exc.to_dict())
         assert [json.loads(r.json) for r in replay_file(path)] == strict
+
+
+ALL_IN_UNKNOWN_STACK = """
+variant = 'NT'
+antes = [0, 0, 0]
+blinds_or_straddles = [0.50, 1, 0]
+min_bet = 1
+starting_stacks = [inf, inf, inf]
+actions = ['d dh p1 ????', 'd dh p2 ????', 'd dh p3 ????', 'p3 cbr 3', 'p1 f', 'p2 cbr 63.47',
+           'p3 cc', 'p2 sm ????', 'p3 sm ????', 'd db 8sJd2d', 'd db 4c', 'd db 9h',
+           'p3 sm AsAd', 'p2 sm KsKd']
+"""
+
+
+def test_an_unknown_stack_the_history_shows_all_in_is_inferred__P2() -> None:
+    """iPoker writes every stack as ``inf``: a player who raised all-in then acts no more, and
+    the shows come before the rest of the board (P2). The stack is what p2 had put in."""
+    data = json.loads(replay_text(ALL_IN_UNKNOWN_STACK, "x", bulk=False)[0].json)
+    assert data["all_in_inferred"] == [2]
+    assert sum(Decimal(str(pot["amount"])) for pot in data["pots"]) == Decimal("127.44")
+    assert {w for pot in data["pots"] for w in pot["winners"]} == {3}
+    assert data["finishing_stacks"] == [None, None, None]

@@ -20,8 +20,10 @@ what data recorded at one seat of an online site needs:
   as that player's bet, who keeps the option, as PartyPoker's ``-10`` at 5/10, confirmed to the
   cent by its winnings) and the rest dead. The big blind stays where it was: the player after
   it acts first.
-* **Unknown stacks** (``inf``): played as deeper than anything the hand could bet; their
-  finishing stacks are unknown (``None``).
+* **Unknown stacks** (``inf``, every iPoker hand): played as deeper than anything the hand could
+  bet; their finishing stacks are unknown (``None``). When the history then skips such a
+  player (they had gone all-in), the stack is taken as what they had put in by their last call
+  or raise and the hand is played again; the outcome lists them in ``all_in_inferred``.
 """
 
 from __future__ import annotations
@@ -38,7 +40,7 @@ from feltro.evaluator import hand_strength
 from feltro.events import UncalledReturned
 from feltro.hand import Hand
 from feltro.history.decimal_scale import ScaledHand, exact_number, per_position
-from feltro.history.phh import PhhAction, Verb, _parse_line
+from feltro.history.phh import HandRecord, PhhAction, Verb, _parse_line
 from feltro.history.replay import (
     ReplayError,
     _apply,
@@ -84,6 +86,10 @@ class SiteOutcome:
     rules: Rules = "house"
     returned: tuple[int, ...] = ()
     """Uncalled chips each position got back (B7); some sites count them in ``winnings``."""
+    all_in_inferred: tuple[int, ...] = ()
+    """Positions with an unknown stack that the history shows all-in (they act no more): their
+    stack is taken as what they had put in by their last call or raise, so a pot they called
+    all-in for less is at most what is reported."""
 
     @property
     def undetermined(self) -> int:
@@ -161,6 +167,8 @@ class SiteOutcome:
             data["settled_from"] = "winnings"
         if self.rules != "house":
             data["rules"] = self.rules
+        if self.all_in_inferred:
+            data["all_in_inferred"] = [p + 1 for p in self.all_in_inferred]
         if not self.complete:
             data["complete"] = False
         return data
@@ -190,24 +198,60 @@ def replay_site(scaled: ScaledHand, *, rules: Rules = "house") -> SiteOutcome:
                 f"post only the small and the big blind (D3). Replay with --rules casino to "
                 f"play it as casinos do", rule="D3")
         config = _with_posts(config, per_position(scaled.returning_posts, n))
+    unknown = set(scaled.unknown_stacks)
+    inferred: list[int] = []
+    while True:
+        try:
+            hand = _play(config, record, unknown - set(inferred))
+        except _AllInError as exc:
+            # An unknown stack that the history shows all-in: it was what the player had put
+            # in at their last call or raise. Play again with that stack.
+            inferred.append(exc.position)
+            stacks = list(config.stacks)
+            stacks[exc.position] = exc.stack
+            config = config.replace(stacks=tuple(stacks))
+            continue
+        outcome = _outcome(hand, scaled, rules)
+        if inferred:
+            outcome = dataclasses.replace(outcome, all_in_inferred=tuple(sorted(inferred)))
+        return outcome
+
+
+class _AllInError(Exception):
+    """A player with an unknown stack acts no more in the history: they were all-in."""
+
+    def __init__(self, position: int, stack: int) -> None:
+        super().__init__(position, stack)
+        self.position = position
+        self.stack = stack
+
+
+def _play(config: HandConfig, record: HandRecord, unknown: set[int]) -> Hand:
+    """Play every line of *record* from *config*.
+
+    :raises _AllInError: when the engine waits for a player of *unknown* (unknown stack, deep
+        enough to bet anything) whom the history skips: that player had gone all-in.
+    :raises ReplayError: as :func:`replay_site`.
+    """
+    n = record.player_count
     hand = Hand.start(config)
     for index, text in enumerate(record.actions):
         try:
             action = _parse_line(text, index, n)
         except ParseError as exc:
             raise ReplayError(str(exc), action=index) from None
+        waiting = hand.to_act
         try:
             _step(hand, action)
-        except IllegalActionError as exc:
+        except (IllegalActionError, CardError, _RefusedError) as exc:
+            if (waiting is not None and waiting in unknown and action.player != waiting
+                    and hand.committed[waiting] > 0):
+                raise _AllInError(waiting, hand.committed[waiting]) from None
+            rule = (exc.rule if isinstance(exc, IllegalActionError | _RefusedError)
+                    else getattr(exc, "rule", None) or _rule_prefix(str(exc)))
             raise ReplayError(f"{exc} [actions[{index}] = {text!r}]", action=index,
-                              rule=exc.rule) from None
-        except CardError as exc:
-            raise ReplayError(f"{exc} [actions[{index}] = {text!r}]", action=index,
-                              rule=getattr(exc, "rule", None) or _rule_prefix(str(exc))) from None
-        except _RefusedError as exc:
-            raise ReplayError(f"{exc} [actions[{index}] = {text!r}]", action=index,
-                              rule=exc.rule) from None
-    return _outcome(hand, scaled, rules)
+                              rule=rule) from None
+    return hand
 
 
 def _with_posts(config: HandConfig, posts: tuple[int, ...]) -> HandConfig:
