@@ -27,12 +27,12 @@ SITES = sorted(HANDHQ.glob("*.phhs"))
 # What the sample gives, pinned: a change in the data or the replay cannot pass unseen.
 # (hands, winnings compared, undetermined pots, pots settled from winnings, D3 refusals)
 EXPECTED = {
-    "absolute.phhs": (62, 53, 11, 0, 0),
-    "fulltilt.phhs": (70, 20, 4, 0, 0),
-    "ipoker.phhs": (74, 0, 16, 0, 1),
-    "ongame.phhs": (63, 62, 0, 1, 1),
-    "partypoker.phhs": (65, 57, 0, 8, 1),
-    "pokerstars.phhs": (61, 16, 6, 0, 0),
+    "absolute.phhs": (83, 70, 14, 0, 0),
+    "fulltilt.phhs": (94, 25, 7, 0, 0),
+    "ipoker.phhs": (96, 0, 22, 0, 1),
+    "ongame.phhs": (84, 83, 0, 1, 1),
+    "partypoker.phhs": (85, 76, 0, 9, 1),
+    "pokerstars.phhs": (83, 25, 8, 0, 0),
 }
 
 
@@ -66,9 +66,24 @@ def test_under_house_rules_the_only_refusal_is_the_dead_blind__D3(path: Path) ->
     assert summary.replayed == summary.hands - dead
 
 
-def test_ongame_finishing_stacks_agree_after_the_rake() -> None:
+def test_ongame_finishing_stacks_agree_after_the_rake_but_for_one_the_file_gets_wrong() -> None:
     summary = _summary(HANDHQ / "ongame.phhs", "casino")
-    assert summary.finishing_compared == summary.finishing_agree == 63
+    assert summary.finishing_compared == 84
+    assert summary.finishing_agree == 83
+    assert summary.disagreements == [f"{HANDHQ / 'ongame.phhs'}[80]: finishing"]
+
+
+def test_the_one_finishing_stack_disagreement_is_the_files_own_error() -> None:
+    """OnGame [80]: p2 wins p3's all-in (QQ against AQ) and its winnings say 2160, yet its
+    finishing_stacks give p2 1141 and p3 1078, as if nothing had been won. The replay gives p2
+    2224 before a 3-dollar rake and p3 0; the table's next hand ([84]: p1 is that player) starts
+    p2 with 2221 = 2224 - 3, and without p3."""
+    tables = dict(read_tables((HANDHQ / "ongame.phhs").read_text()))
+    played = json.loads(replay_file(HANDHQ / "ongame.phhs")[79].json)
+    assert played["finishing_stacks"][1:3] == [2224, 0]
+    assert tables["80"]["winnings"][1] == 2160
+    assert tables["80"]["finishing_stacks"][1:3] == [1141, 1078]
+    assert tables["84"]["starting_stacks"][0] == 2224 - 3
 
 
 def test_decimal_stakes_are_played_in_whole_units_and_reported_exactly() -> None:
@@ -199,7 +214,7 @@ def test_one_corrupted_hand_affects_only_itself(tmp_path: Path) -> None:
     broken.write_text("\n[".join(sections))
     good = replay_file(HANDHQ / "absolute.phhs")
     bad = replay_file(broken)
-    assert len(bad) == len(good) == 62
+    assert len(bad) == len(good) == 83
     for number, (before, after) in enumerate(zip(good, bad, strict=True), 1):
         if number in CORRUPTIONS:
             assert not after.ok, number
