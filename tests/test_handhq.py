@@ -27,12 +27,12 @@ SITES = sorted(HANDHQ.glob("*.phhs"))
 # What the sample gives, pinned: a change in the data or the replay cannot pass unseen.
 # (hands, winnings compared, undetermined pots, pots settled from winnings, D3 refusals)
 EXPECTED = {
-    "absolute.phhs": (83, 70, 14, 0, 0),
-    "fulltilt.phhs": (94, 25, 7, 0, 0),
-    "ipoker.phhs": (96, 0, 22, 0, 1),
-    "ongame.phhs": (84, 83, 0, 1, 1),
-    "partypoker.phhs": (85, 76, 0, 9, 1),
-    "pokerstars.phhs": (83, 25, 8, 0, 0),
+    "absolute.phhs": (106, 92, 14, 0, 0),
+    "fulltilt.phhs": (117, 32, 8, 0, 0),
+    "ipoker.phhs": (119, 0, 24, 0, 1),
+    "ongame.phhs": (108, 106, 0, 2, 1),
+    "partypoker.phhs": (106, 96, 0, 10, 1),
+    "pokerstars.phhs": (103, 28, 11, 0, 0),
 }
 
 
@@ -66,24 +66,31 @@ def test_under_house_rules_the_only_refusal_is_the_dead_blind__D3(path: Path) ->
     assert summary.replayed == summary.hands - dead
 
 
-def test_ongame_finishing_stacks_agree_after_the_rake_but_for_one_the_file_gets_wrong() -> None:
+def test_ongame_finishing_stacks_agree_after_the_rake_but_for_two_the_file_gets_wrong() -> None:
     summary = _summary(HANDHQ / "ongame.phhs", "casino")
-    assert summary.finishing_compared == 84
-    assert summary.finishing_agree == 83
-    assert summary.disagreements == [f"{HANDHQ / 'ongame.phhs'}[80]: finishing"]
+    assert summary.finishing_compared == 108
+    assert summary.finishing_agree == 106
+    assert summary.disagreements == [f"{HANDHQ / 'ongame.phhs'}[80]: finishing",
+                                     f"{HANDHQ / 'ongame.phhs'}[92]: finishing"]
 
 
-def test_the_one_finishing_stack_disagreement_is_the_files_own_error() -> None:
-    """OnGame [80]: p2 wins p3's all-in (QQ against AQ) and its winnings say 2160, yet its
-    finishing_stacks give p2 1141 and p3 1078, as if nothing had been won. The replay gives p2
-    2224 before a 3-dollar rake and p3 0; the table's next hand ([84]: p1 is that player) starts
-    p2 with 2221 = 2224 - 3, and without p3."""
+@pytest.mark.parametrize(("hand", "winner", "before_rake", "rake", "loser", "next_hand", "seat"),
+                         [(80, 1, 2224, 3, 2, 84, 0), (92, 2, 2052, 2, 0, 103, 1)])
+def test_the_finishing_stack_disagreements_are_the_files_own_errors(
+        hand: int, winner: int, before_rake: int, rake: int, loser: int, next_hand: int,
+        seat: int) -> None:
+    """In two all-in hands OnGame's finishing_stacks read as if nothing had been won, against
+    the file's own winnings. The replay gives the winner the pot (before rake) and the loser 0;
+    the table's next hand seats the winner with exactly that less the rake the winnings show."""
     tables = dict(read_tables((HANDHQ / "ongame.phhs").read_text()))
-    played = json.loads(replay_file(HANDHQ / "ongame.phhs")[79].json)
-    assert played["finishing_stacks"][1:3] == [2224, 0]
-    assert tables["80"]["winnings"][1] == 2160
-    assert tables["80"]["finishing_stacks"][1:3] == [1141, 1078]
-    assert tables["84"]["starting_stacks"][0] == 2224 - 3
+    played = json.loads(replay_file(HANDHQ / "ongame.phhs")[hand - 1].json)
+    assert played["finishing_stacks"][winner] == before_rake
+    assert played["finishing_stacks"][loser] == 0
+    theirs = tables[str(hand)]["finishing_stacks"]
+    assert theirs[loser] > 0  # the file has the loser keep their chips
+    pot = sum(p["amount"] for p in played["pots"])
+    assert tables[str(hand)]["winnings"][winner] == pot - rake
+    assert tables[str(next_hand)]["starting_stacks"][seat] == before_rake - rake
 
 
 def test_decimal_stakes_are_played_in_whole_units_and_reported_exactly() -> None:
@@ -214,7 +221,7 @@ def test_one_corrupted_hand_affects_only_itself(tmp_path: Path) -> None:
     broken.write_text("\n[".join(sections))
     good = replay_file(HANDHQ / "absolute.phhs")
     bad = replay_file(broken)
-    assert len(bad) == len(good) == 83
+    assert len(bad) == len(good) == 106
     for number, (before, after) in enumerate(zip(good, bad, strict=True), 1):
         if number in CORRUPTIONS:
             assert not after.ok, number

@@ -174,7 +174,7 @@ HANDHQ = DATA / "handhq"
 def test_a_folder_replays_every_hand_one_line_each_and_fails_on_any_refusal__D3() -> None:
     code, lines = run(HANDHQ)
     assert code == 1  # two dead blinds under the house rules
-    assert len(lines) == 525
+    assert len(lines) == 659
     errors = [line for line in lines if '"error"' in line]
     assert [line.split("\t")[0] for line in errors] == [
         f"{HANDHQ / 'ipoker.phhs'}[33]", f"{HANDHQ / 'ongame.phhs'}[2]",
@@ -192,15 +192,15 @@ def test_summary_counts_the_corpus_and_results_keeps_the_lines(tmp_path: Path) -
                                  "--results", str(out), str(HANDHQ)])
     assert result.exit_code == 0, result.output
     data = json.loads(result.stdout)
-    assert data["hands_read"] == data["replayed"] == 525
+    assert data["hands_read"] == data["replayed"] == 659
     assert data["refused"] == 0
-    assert data["winnings"]["compared"] == data["winnings"]["agree"] == 279
-    # One OnGame file error (its finishing stacks contradict its winnings, see test_handhq).
-    assert data["finishing_stacks"] == {"compared": 84, "agree": 83}
-    assert data["undetermined_pots"] == 51
+    assert data["winnings"]["compared"] == data["winnings"]["agree"] == 354
+    # Two OnGame file errors (finishing stacks that contradict its winnings, see test_handhq).
+    assert data["finishing_stacks"] == {"compared": 108, "agree": 106}
+    assert data["undetermined_pots"] == 57
     assert data["backend"] == "serial"
     assert data["hands_per_second"] > 0
-    assert len(out.read_text().splitlines()) == 525
+    assert len(out.read_text().splitlines()) == 659
 
 
 def test_summary_counts_refusals_by_rule__D3() -> None:
@@ -208,7 +208,7 @@ def test_summary_counts_refusals_by_rule__D3() -> None:
     assert result.exit_code == 1
     data = json.loads(result.stdout)
     assert data["refused_by_rule"] == {"D3": 3}
-    assert data["replayed"] == 522
+    assert data["replayed"] == 656
 
 
 def test_an_unknown_rule_set_is_refused_in_the_users_language() -> None:
