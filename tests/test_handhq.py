@@ -284,3 +284,26 @@ def test_an_unknown_stack_the_history_shows_all_in_is_inferred__P2() -> None:
     assert sum(Decimal(str(pot["amount"])) for pot in data["pots"]) == Decimal("127.44")
     assert {w for pot in data["pots"] for w in pot["winners"]} == {3}
     assert data["finishing_stacks"] == [None, None, None]
+
+
+LIVE_POST_UNKNOWN_STACK = """\
+variant = 'NT'
+antes = [0, 0, 0, 0]
+blinds_or_straddles = [1, 2, 0, -2]
+min_bet = 2
+starting_stacks = [inf, 100, 100, 100]
+actions = ['d dh p1 ????', 'd dh p2 ????', 'd dh p3 ????', 'd dh p4 ????',
+           'p3 f', 'p4 cc', 'p1 cbr 50', 'p2 cc', 'p4 cc',
+           'd db AsKd7c', 'p2 cbr 20', 'p4 f', 'd db 2h', 'd db 3s']
+"""
+
+
+def test_an_inferred_stack_keeps_a_live_posts_big_blind_in_place__B2_D3() -> None:
+    """p4 returns posting the big blind live; p1's unknown stack is inferred (all-in for 50)
+    and the hand played again: the big blind must stay p2's then too, so p3 still acts first
+    preflop (B2), as on the first try."""
+    report = replay_text(LIVE_POST_UNKNOWN_STACK, "x", bulk=False, rules="casino")[0]
+    data = json.loads(report.json)
+    assert report.ok, data
+    assert data["all_in_inferred"] == [1]
+    assert data["rules"] == "casino"

@@ -187,7 +187,8 @@ def replay_site(scaled: ScaledHand, *, rules: Rules = "house") -> SiteOutcome:
     """
     record = scaled.record
     n = record.player_count
-    config = config_of(record)
+    base = config_of(record)
+    posts: tuple[int, ...] | None = None
     if any(scaled.returning_posts):
         if rules == "house":
             p = next(i for i, d in enumerate(scaled.returning_posts) if d)
@@ -197,19 +198,21 @@ def replay_site(scaled: ScaledHand, *, rules: Rules = "house") -> SiteOutcome:
                 f"the game (dead money, or a live big blind out of position); the house rules "
                 f"post only the small and the big blind (D3). Replay with --rules casino to "
                 f"play it as casinos do", rule="D3")
-        config = _with_posts(config, per_position(scaled.returning_posts, n))
+        posts = per_position(scaled.returning_posts, n)
     unknown = set(scaled.unknown_stacks)
     inferred: list[int] = []
     while True:
+        # The posts go on last: HandConfig.replace would move a live post's big blind.
+        config = base if posts is None else _with_posts(base, posts)
         try:
             hand = _play(config, record, unknown - set(inferred))
         except _AllInError as exc:
             # An unknown stack that the history shows all-in: it was what the player had put
             # in at their last call or raise. Play again with that stack.
             inferred.append(exc.position)
-            stacks = list(config.stacks)
+            stacks = list(base.stacks)
             stacks[exc.position] = exc.stack
-            config = config.replace(stacks=tuple(stacks))
+            base = base.replace(stacks=tuple(stacks))
             continue
         outcome = _outcome(hand, scaled, rules)
         if inferred:
