@@ -141,6 +141,21 @@ def test_unreadable_files_are_reported_and_the_rest_go_on(tmp_path: Path) -> Non
     assert "finishing_stacks" in errors[2]
 
 
+def test_a_damaged_compressed_file_is_reported_and_the_rest_go_on(tmp_path: Path) -> None:
+    import gzip
+
+    xz = tmp_path / "garbage.phh.xz"
+    xz.write_bytes(b"not xz at all")
+    cut = tmp_path / "cut.phh.gz"
+    cut.write_bytes(gzip.compress(X2.read_bytes())[:30])
+    code, lines = run(xz, cut, X2)
+    assert code == 1
+    errors = [json.loads(line.split("\t", 1)[1]) for line in lines]
+    assert errors[0]["error"].startswith(f"cannot read {xz}: damaged compressed data")
+    assert errors[1]["error"].startswith(f"cannot read {cut}: damaged compressed data")
+    assert "finishing_stacks" in errors[2]
+
+
 def test_an_unfinished_history_reports_the_stacks_so_far(tmp_path: Path) -> None:
     path = tmp_path / "partial.phh"
     path.write_text(HEADS_UP.format(line="'p2 cbr 6'"))

@@ -11,6 +11,7 @@ backend. :class:`Summary` counts them.
 from __future__ import annotations
 
 import json
+import lzma
 import os
 import time
 from collections import Counter
@@ -104,6 +105,9 @@ def replay_file(path: str | Path, rules: Rules = "house") -> list[HandReport]:
     path = Path(path)
     try:
         text = read_text(path)
+    except (lzma.LZMAError, EOFError) as exc:  # (gzip's and bz2's bad data are OSErrors)
+        return [_error(str(path), f"cannot read {path}: damaged compressed data ({exc})",
+                       None, None)]
     except OSError as exc:
         return [_error(str(path), f"cannot read {path}: {exc.strerror or exc}", None, None)]
     except FeltroError as exc:  # read_text's own error already names the file
