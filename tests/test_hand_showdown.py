@@ -423,3 +423,43 @@ def test_views_show_shown_cards_but_not_mucked_ones__P8() -> None:
     assert public.is_over
     assert public.result is not None
     assert all(e.card is None for e in public.events if isinstance(e, HoleCardDealt))
+
+
+def test_the_winner_may_show_after_everybody_folded_and_nothing_changes__B5() -> None:
+    hand = dealt(["AsAh", "KdKc", "7c2d"], "Ad Kh 2c 9s 3h")
+    play(hand, "f", "f")
+    assert hand.is_over
+    before = hand.result()
+    events = hand.show(1)
+    assert events == (CardsShown(1, tuple(parse_cards("KdKc"))),)
+    assert hand.result() is before
+    assert hand.stacks == before.stacks
+    assert hand.shown == {1: tuple(parse_cards("KdKc"))}
+
+
+def test_a_courtesy_show_names_unknown_cards_and_checks_them__B5_D11() -> None:
+    hand = Hand.start(HandConfig.standard([200, 200, 200]))
+    for p in range(3):
+        hand.deal_hole(p, [None, None])
+    play(hand, "f", "f")
+    hand.show(1, "JsJh")
+    assert hand.hole(1) == tuple(parse_cards("JsJh"))
+    with pytest.raises(IllegalActionError, match="P8: p2 has already shown"):
+        hand.show(1, "JsJh")
+
+
+def test_only_the_winner_may_show_after_the_folds__B5_P2() -> None:
+    hand = dealt(["AsAh", "KdKc", "7c2d"], "Ad Kh 2c 9s 3h")
+    play(hand, "f", "f")
+    with pytest.raises(IllegalActionError, match="P2: p3 folded"):
+        hand.show(2)
+    with pytest.raises(IllegalActionError, match="P2: p1 folded"):
+        hand.show(0)
+
+
+def test_no_show_after_a_hand_that_ended_at_showdown__B5() -> None:
+    hand = dealt(["AsAh", "KdKc"], "Ad Kh 2c 9s 3h")
+    play(hand, "c", "x", "x", "x", "x", "x", "x", "x")
+    assert hand.is_over
+    with pytest.raises(IllegalActionError, match="B5: the hand is over"):
+        hand.show(0)

@@ -69,6 +69,8 @@ ALLOWED_PY = {
         "rule headings of the rules document",
     ("history/phh.py", r"p([1-9][0-9]*)"): "PHH player tokens",
     ("history/phh.py", r"[A-Za-z0-9_-]+"): "PHH bare keys",
+    ("history/decimal_scale.py", r"^\[[^\[\]]+\]\s*(#.*)?$"):
+        "table headers of a .phhs file (read table by table when its TOML is broken)",
     ("server/histories.py", r"^d dh p(\d+) (\S+)(.*)$"): "PHH deal lines (hiding others' cards)",
     ("server/security.py", r"[A-Za-z0-9_-]{32,}"): "tokens redacted from log lines",
 }

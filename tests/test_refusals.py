@@ -397,3 +397,19 @@ def test_the_series_names_the_seat_of_a_refused_position__B2_B6() -> None:
         series.act(FOLD, other)
     assert info.value.refusal.reason == "not-your-turn"
     assert info.value.seat == other
+
+
+def test_courtesy_show_refusals_are_data__B5_P2_P8() -> None:
+    # After everybody else folded only the winner may show (once); a muck is refused (B5).
+    hand = _folded_out()
+    with pytest.raises(IllegalActionError) as info:
+        hand.show(2)
+    assert info.value.refusal == Refusal("P2", "folded", {"position": 2})
+    assert info.value.position == 2
+    hand.show(1)
+    with pytest.raises(IllegalActionError) as info:
+        hand.show(1)
+    assert info.value.refusal == Refusal("P8", "already-shown", {"position": 1})
+    with pytest.raises(IllegalActionError) as info:
+        hand.muck(1)
+    assert info.value.refusal == Refusal("B5", "hand-over", {})

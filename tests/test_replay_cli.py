@@ -7,6 +7,7 @@ import json
 from dataclasses import replace
 from pathlib import Path
 
+import pytest
 from typer.testing import CliRunner
 
 from feltro.cli import app
@@ -97,14 +98,16 @@ def test_a_malformed_line_is_an_error_at_its_index(tmp_path: Path) -> None:
     assert "actions[2]: 'p2 raise 6'" in data["error"]
 
 
-def test_a_fractional_amount_is_refused_at_its_index__B6(tmp_path: Path) -> None:
+def test_a_decimal_amount_is_played_in_scaled_units_and_reported_exactly(
+        tmp_path: Path) -> None:
     path = tmp_path / "cents.phh"
-    path.write_text(HEADS_UP.format(line="'p2 cbr 6.5'"))
+    path.write_text(HEADS_UP.format(line="'p2 cbr 6.5', 'p1 f'"))
     code, lines = run(path)
-    assert code == 1
-    data = json.loads(lines[0])
-    assert data["action"] == 2
-    assert data["error"].startswith("B6: raise to 6.5: amounts are whole chips")
+    assert code == 0
+    # Played in tenths: 2000 units each, p2 raises to 65, p1 folds its 20 (the big blind).
+    assert json.loads(lines[0]) == {
+        "scale": 10, "finishing_stacks": [198, 202],
+        "pots": [{"amount": 4, "eligible": [2], "winners": [2], "shares": [4]}]}
 
 
 def test_out_of_turn_heads_up_is_refused__D6_B2(tmp_path: Path) -> None:
@@ -117,12 +120,12 @@ def test_out_of_turn_heads_up_is_refused__D6_B2(tmp_path: Path) -> None:
 
 
 def test_a_field_problem_has_no_action_index(tmp_path: Path) -> None:
-    path = tmp_path / "half.phh"
-    path.write_text(HEADS_UP.format(line="'p2 f'").replace("[200, 200]", "[200, 200.5]"))
+    path = tmp_path / "zero.phh"
+    path.write_text(HEADS_UP.format(line="'p2 f'").replace("[200, 200]", "[200, 0]"))
     code, lines = run(path)
     assert code == 1
     assert json.loads(lines[0]) == {
-        "error": "starting_stacks[1] is 200.5: feltro plays whole chips", "action": None}
+        "error": "starting_stacks: every stack must be positive", "action": None}
 
 
 def test_unreadable_files_are_reported_and_the_rest_go_on(tmp_path: Path) -> None:
@@ -135,6 +138,21 @@ def test_unreadable_files_are_reported_and_the_rest_go_on(tmp_path: Path) -> Non
     assert errors[0]["error"].startswith(f"cannot read {missing}")
     assert "not a PHH file (TOML)" in errors[1]["error"]
     assert errors[0]["action"] is errors[1]["action"] is None
+    assert "finishing_stacks" in errors[2]
+
+
+def test_a_damaged_compressed_file_is_reported_and_the_rest_go_on(tmp_path: Path) -> None:
+    import gzip
+
+    xz = tmp_path / "garbage.phh.xz"
+    xz.write_bytes(b"not xz at all")
+    cut = tmp_path / "cut.phh.gz"
+    cut.write_bytes(gzip.compress(X2.read_bytes())[:30])
+    code, lines = run(xz, cut, X2)
+    assert code == 1
+    errors = [json.loads(line.split("\t", 1)[1]) for line in lines]
+    assert errors[0]["error"].startswith(f"cannot read {xz}: damaged compressed data")
+    assert errors[1]["error"].startswith(f"cannot read {cut}: damaged compressed data")
     assert "finishing_stacks" in errors[2]
 
 
@@ -163,3 +181,66 @@ def test_compressed_files_are_read(tmp_path: Path) -> None:
     code, lines = run(target)
     assert code == 0
     assert lines[0].startswith(f"{target}[x2]\t")
+
+
+HANDHQ = DATA / "handhq"
+
+
+def test_a_folder_replays_every_hand_one_line_each_and_fails_on_any_refusal__D3() -> None:
+    code, lines = run(HANDHQ)
+    assert code == 1  # two dead blinds under the house rules
+    assert len(lines) == 659
+    errors = [line for line in lines if '"error"' in line]
+    assert [line.split("\t")[0] for line in errors] == [
+        f"{HANDHQ / 'ipoker.phhs'}[33]", f"{HANDHQ / 'ongame.phhs'}[2]",
+        f"{HANDHQ / 'partypoker.phhs'}[61]"]
+    code, lines = run(HANDHQ / "ongame.phhs")
+    assert code == 1
+    result = runner.invoke(app, ["replay", "--rules", "casino", str(HANDHQ / "ongame.phhs")])
+    assert result.exit_code == 0
+    assert '"rules": "casino"' in result.stdout
+
+
+def test_summary_counts_the_corpus_and_results_keeps_the_lines(tmp_path: Path) -> None:
+    out = tmp_path / "hands.tsv"
+    result = runner.invoke(app, ["replay", "--summary", "--rules", "casino", "--workers", "1",
+                                 "--results", str(out), str(HANDHQ)])
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    assert data["hands_read"] == data["replayed"] == 659
+    assert data["refused"] == 0
+    assert data["winnings"]["compared"] == data["winnings"]["agree"] == 354
+    # Two OnGame file errors (finishing stacks that contradict its winnings, see test_handhq).
+    assert data["finishing_stacks"] == {"compared": 108, "agree": 106}
+    assert data["undetermined_pots"] == 57
+    assert data["backend"] == "serial"
+    assert data["hands_per_second"] > 0
+    assert len(out.read_text().splitlines()) == 659
+
+
+def test_summary_counts_refusals_by_rule__D3() -> None:
+    result = runner.invoke(app, ["replay", "--summary", "--workers", "1", str(HANDHQ)])
+    assert result.exit_code == 1
+    data = json.loads(result.stdout)
+    assert data["refused_by_rule"] == {"D3": 3}
+    assert data["replayed"] == 656
+
+
+def test_an_unknown_rule_set_is_refused_in_the_users_language() -> None:
+    result = runner.invoke(app, ["replay", "--rules", "vegas", "--lang", "pt-PT", str(X2)])
+    assert result.exit_code == 2
+    assert "escolha house" in result.output
+
+
+@pytest.mark.slow
+def test_summary_on_a_local_ray_counts_the_same() -> None:
+    pytest.importorskip("ray")
+    counts = []
+    for backend in (["--workers", "1"], ["--ray", "local"]):
+        result = runner.invoke(app, ["replay", "--summary", "--rules", "casino", *backend,
+                                     str(HANDHQ)])
+        assert result.exit_code == 0, result.output
+        data = json.loads(result.stdout)
+        counts.append({k: v for k, v in data.items()
+                       if k not in ("seconds", "hands_per_second", "backend", "workers")})
+    assert counts[0] == counts[1]

@@ -66,7 +66,8 @@ class Refusal(NamedTuple):
     B2    ``not-a-person``       ``seat``: a session seat that is empty or a bot's
     B2    ``not-in-space``       ``size``: a learning environment's action outside its space
     B5    ``betting-over``       none: an action once the betting is over (show or muck now)
-    B5    ``hand-over``          none: an action, show or muck once the hand is over
+    B5    ``hand-over``          none: an action, show or muck once the hand is over (but the
+                                 winner of a hand everybody else folded may still show)
     D4    ``hole-not-dealt``     none: an action before every hole card is dealt
     D4    ``deals-itself``       none: dealing hole cards to a hand that has its own deck
     D4    ``hole-dealt``         none: dealing hole cards once they are all dealt
@@ -77,12 +78,14 @@ class Refusal(NamedTuple):
     D5    ``hand-over``          none: dealing board cards once the hand is over
     G1    ``no-such-position``   ``players`` (and ``position`` when it is an integer): a position
                                  outside ``0..players - 1``
-    P2    ``folded``             ``position``: a folded player shows or mucks
+    P2    ``folded``             ``position``: a folded player shows or mucks (also after the
+                                 others folded: only the winner may show then)
     P2    ``runout-shows``       ``position``: a muck when nobody can bet any more (every live
                                  hand is shown)
     P8    ``all-in-shows``       ``position``: a muck when every live player is all-in
     P8    ``betting-not-over``   ``position``: a show or muck before the betting is over
-    P8    ``already-shown``      ``position``: a second show or muck after a show
+    P8    ``already-shown``      ``position``: a second show or muck after a show (also a
+                                 second courtesy show of a hand won by folds)
     P8    ``already-mucked``     ``position``: a second show or muck after a muck
     P8    ``no-showdown``        none: settling a hand that is not at its showdown
     ====  =====================  ==================================================================

@@ -127,34 +127,59 @@ def show(hand: HandState, position: int, cards: CardsLike | None = None) -> tupl
     """*position* shows its private cards (D11, P8); *cards* fill in unknown ones.
 
     Allowed once betting is over, in any order, also before the rest of the board in an
-    all-in (P2).
+    all-in (P2); and, as a courtesy that changes nothing, by the winner of a hand that
+    everybody else folded (B5).
 
     :raises IllegalActionError: before the betting is over, or for a folded/settled hand.
     :raises CardError: if *cards* differ from the cards dealt, or are already dealt.
     """
+    if hand._phase == OVER and hand._live == 1:
+        return _courtesy_show(hand, position, cards)
     p = _check_showdown_turn(hand, position)
-    held = hand._holes[p]
-    if cards is None:
-        if len(held) != 2 or None in held:
-            raise CardError(f"{seat_name(p)}'s cards are unknown: say which they are",
-                            rule="D11")
-        shown = tuple(c for c in held if c is not None)
-    else:
-        shown = read_cards(cards)
-        if len(shown) != 2:
-            raise CardError(f"a player shows both private cards, got {len(shown)}",
-                            rule="D11")
-        known = [c for c in held if c is not None]
-        if any(c not in shown for c in known):
-            raise CardError(f"{seat_name(p)} was dealt {format_cards(known)}, which "
-                            f"is not {format_cards(shown)}", rule="D11")
-        hand._check_unseen([c for c in shown if c not in known])
-        held[:] = list(shown)
+    shown = _cards_to_show(hand, p, cards)
     mark = len(hand._events)
     hand._shown[p] = shown
     hand._events.append(CardsShown(p, shown))
     maybe_settle(hand)
     return tuple(hand._events[mark:])
+
+
+def _courtesy_show(hand: HandState, position: int,
+                   cards: CardsLike | None) -> tuple[Event, ...]:
+    """B5: the hand was won by folds; its winner may still show, which changes nothing."""
+    p = hand._check_position(position)
+    if hand._folded[p]:
+        raise IllegalActionError(Refusal("P2", "folded", {"position": p}),
+                                 f"{seat_name(p)} folded and has no hand", position=p)
+    if hand._shown[p] is not None:
+        raise IllegalActionError(Refusal("P8", "already-shown", {"position": p}),
+                                 f"{seat_name(p)} has already shown", position=p)
+    shown = _cards_to_show(hand, p, cards)
+    hand._shown[p] = shown
+    event = CardsShown(p, shown)
+    hand._events.append(event)
+    return (event,)
+
+
+def _cards_to_show(hand: HandState, p: int, cards: CardsLike | None) -> tuple[Card, ...]:
+    """The cards *p* shows: those dealt, with *cards* filling in unknown ones (D11)."""
+    held = hand._holes[p]
+    if cards is None:
+        if len(held) != 2 or None in held:
+            raise CardError(f"{seat_name(p)}'s cards are unknown: say which they are",
+                            rule="D11")
+        return tuple(c for c in held if c is not None)
+    shown = read_cards(cards)
+    if len(shown) != 2:
+        raise CardError(f"a player shows both private cards, got {len(shown)}",
+                        rule="D11")
+    known = [c for c in held if c is not None]
+    if any(c not in shown for c in known):
+        raise CardError(f"{seat_name(p)} was dealt {format_cards(known)}, which "
+                        f"is not {format_cards(shown)}", rule="D11")
+    hand._check_unseen([c for c in shown if c not in known])
+    held[:] = list(shown)
+    return shown
 
 
 def muck(hand: HandState, position: int) -> tuple[Event, ...]:

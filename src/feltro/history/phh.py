@@ -27,6 +27,7 @@ True
 from __future__ import annotations
 
 import datetime
+import functools
 import json
 import math
 import re
@@ -276,6 +277,11 @@ def parse_action(text: str) -> PhhAction:
                      f"after {actor}")
 
 
+# Real files repeat the same lines ('d dh p1 ????', 'p3 f') millions of times; a parsed line is
+# a frozen value, so corpus jobs share them (errors are not cached: they raise every time).
+_parse_action_cached = functools.lru_cache(maxsize=16384)(parse_action)
+
+
 def _parse_dealer(words: list[str], text: str, commentary: str | None) -> PhhAction:
     if len(words) == 3 and words[1] == "db":
         return PhhAction(Verb.DEAL_BOARD, cards=_cards_of(words[2], text),
@@ -433,7 +439,7 @@ def _parse_line(text: str, index: int, count: int) -> PhhAction:
     :raises ParseError: naming the index, for a malformed line or a player beyond ``pcount``.
     """
     try:
-        action = parse_action(text)
+        action = _parse_action_cached(text)
     except ParseError as exc:
         raise ParseError(f"actions[{index}]: {exc}") from None
     if action.player is not None and action.player >= count:

@@ -1,0 +1,309 @@
+"""Real online hands (the HandHQ sample in ``tests/data/phh/handhq``) replay exactly.
+
+Decimal stakes are played in whole cents, unknown cards leave pots undetermined instead of
+guessed, a courtesy show changes nothing, a returning player's dead blind is refused under the
+house rules (D3) and played as dead money under ``--rules casino``, one bad hand never stops a
+file, and every result the sites wrote that can be compared (``winnings``, OnGame's
+``finishing_stacks``) agrees with the replay.
+"""
+
+from __future__ import annotations
+
+import json
+from decimal import Decimal
+from pathlib import Path
+
+import pytest
+
+from feltro.history import load
+from feltro.history.corpus import Summary, replay_file, replay_text, run_files
+from feltro.history.decimal_scale import read_tables, scale_hand
+from feltro.history.site_replay import replay_site
+
+HANDHQ = Path(__file__).parent / "data" / "phh" / "handhq"
+GOLDEN = Path(__file__).parent / "golden" / "hands"
+SITES = sorted(HANDHQ.glob("*.phhs"))
+
+# What the sample gives, pinned: a change in the data or the replay cannot pass unseen.
+# (hands, winnings compared, undetermined pots, pots settled from winnings, D3 refusals)
+EXPECTED = {
+    "absolute.phhs": (106, 92, 14, 0, 0),
+    "fulltilt.phhs": (117, 32, 8, 0, 0),
+    "ipoker.phhs": (119, 0, 24, 0, 1),
+    "ongame.phhs": (108, 106, 0, 2, 1),
+    "partypoker.phhs": (106, 96, 0, 10, 1),
+    "pokerstars.phhs": (103, 28, 11, 0, 0),
+}
+
+
+def _summary(path: Path, rules: str) -> Summary:
+    summary = Summary()
+    summary.add(replay_file(path, rules))  # type: ignore[arg-type]
+    return summary
+
+
+def test_the_sample_has_every_site() -> None:
+    assert [p.name for p in SITES] == sorted(EXPECTED)
+    assert (HANDHQ / "LICENSE").read_text().startswith("MIT License")
+
+
+@pytest.mark.parametrize("path", SITES, ids=lambda p: p.stem)
+def test_every_hand_replays_under_casino_rules_and_agrees_with_winnings(path: Path) -> None:
+    hands, compared, undetermined, settled, _ = EXPECTED[path.name]
+    summary = _summary(path, "casino")
+    assert summary.hands == summary.replayed == hands, dict(summary.refused)
+    assert summary.winnings_compared == compared
+    assert summary.winnings_agree == compared, summary.disagreements
+    assert summary.undetermined_pots == undetermined
+    assert summary.settled_from_winnings == settled
+
+
+@pytest.mark.parametrize("path", SITES, ids=lambda p: p.stem)
+def test_under_house_rules_the_only_refusal_is_the_dead_blind__D3(path: Path) -> None:
+    *_, dead = EXPECTED[path.name]
+    summary = _summary(path, "house")
+    assert dict(summary.refused) == ({"D3": dead} if dead else {})
+    assert summary.replayed == summary.hands - dead
+
+
+def test_ongame_finishing_stacks_agree_after_the_rake_but_for_two_the_file_gets_wrong() -> None:
+    summary = _summary(HANDHQ / "ongame.phhs", "casino")
+    assert summary.finishing_compared == 108
+    assert summary.finishing_agree == 106
+    assert summary.disagreements == [f"{HANDHQ / 'ongame.phhs'}[80]: finishing",
+                                     f"{HANDHQ / 'ongame.phhs'}[92]: finishing"]
+
+
+@pytest.mark.parametrize(("hand", "winner", "before_rake", "rake", "loser", "next_hand", "seat"),
+                         [(80, 1, 2224, 3, 2, 84, 0), (92, 2, 2052, 2, 0, 103, 1)])
+def test_the_finishing_stack_disagreements_are_the_files_own_errors(
+        hand: int, winner: int, before_rake: int, rake: int, loser: int, next_hand: int,
+        seat: int) -> None:
+    """In two all-in hands OnGame's finishing_stacks read as if nothing had been won, against
+    the file's own winnings. The replay gives the winner the pot (before rake) and the loser 0;
+    the table's next hand seats the winner with exactly that less the rake the winnings show."""
+    tables = dict(read_tables((HANDHQ / "ongame.phhs").read_text()))
+    played = json.loads(replay_file(HANDHQ / "ongame.phhs")[hand - 1].json)
+    assert played["finishing_stacks"][winner] == before_rake
+    assert played["finishing_stacks"][loser] == 0
+    theirs = tables[str(hand)]["finishing_stacks"]
+    assert theirs[loser] > 0  # the file has the loser keep their chips
+    pot = sum(p["amount"] for p in played["pots"])
+    assert tables[str(hand)]["winnings"][winner] == pot - rake
+    assert tables[str(next_hand)]["starting_stacks"][seat] == before_rake - rake
+
+
+def test_decimal_stakes_are_played_in_whole_units_and_reported_exactly() -> None:
+    report = replay_file(HANDHQ / "absolute.phhs")[0]
+    assert json.loads(report.json) == {
+        "scale": 10,
+        "finishing_stacks": [201.3, 80.6, 197],
+        "pots": [{"amount": 2, "eligible": [1], "winners": [1], "shares": [2]}],
+    }
+    hand = scale_hand(read_tables((HANDHQ / "partypoker.phhs").read_text())[2][1])
+    assert hand.scale == 100
+    assert hand.record.starting_stacks == (102000, 214316, 136555, 20404, 185690)
+    assert "p3 cbr 133555" in hand.record.actions
+
+
+def test_scaling_changes_no_result_of_a_golden_hand() -> None:
+    """X2 with every amount divided by 100, written as decimals, replays to the same stacks
+    divided by 100 (played in hundredths)."""
+    record = load(GOLDEN / "X2-allin-20-50-80-side-pots.phh")
+    text = (GOLDEN / "X2-allin-20-50-80-side-pots.phh").read_text()
+    plain = json.loads(replay_text(text, "x2", bulk=False)[0].json)
+
+    def cents(n: int) -> str:
+        return str(Decimal(n) / 100)
+
+    scaled = text
+    for field in ("starting_stacks", "blinds_or_straddles", "finishing_stacks"):
+        values = getattr(record, field)
+        old = f"{field} = [{', '.join(str(v) for v in values)}]"
+        assert old in scaled
+        scaled = scaled.replace(old, f"{field} = [{', '.join(cents(v) for v in values)}]")
+    scaled = scaled.replace("min_bet = 2", "min_bet = 0.02")
+    for line in record.actions:
+        words = line.split()
+        if len(words) == 3 and words[1] == "cbr":
+            scaled = scaled.replace(f"'{line}'", f"'{words[0]} cbr {cents(int(words[2]))}'")
+    decimal = json.loads(replay_text(scaled, "x2", bulk=False)[0].json)
+    assert decimal.pop("scale") == 100
+    assert [Decimal(str(x)) * 100 for x in decimal["finishing_stacks"]] == \
+        plain["finishing_stacks"]
+    assert [[p["winners"], p["eligible"]] for p in decimal["pots"]] == \
+        [[p["winners"], p["eligible"]] for p in plain["pots"]]
+
+
+def test_unknown_cards_at_showdown_leave_the_pot_undetermined__D11() -> None:
+    data = json.loads(replay_file(HANDHQ / "absolute.phhs")[1].json)
+    # p1 shows 8dAs, p2 and p3 show ????: nobody can say who won.
+    assert data["undetermined"] == len(data["pots"]) == 1
+    assert all(pot["winners"] is None and pot["shares"] is None for pot in data["pots"])
+    assert data["finishing_stacks"][:3] == [None, None, None]
+    assert data["finishing_stacks"][3:] == [96.5, 55.5]
+
+
+def test_unknown_cards_are_settled_from_consistent_winnings__D11() -> None:
+    # PartyPoker [14]: p3 shows TsKs, p2 shows ????; winnings say p3 collected 402.
+    report = replay_file(HANDHQ / "partypoker.phhs")[13]
+    data = json.loads(report.json)
+    assert data["settled_from"] == "winnings"
+    assert [pot["winners"] for pot in data["pots"]] == [[3]] * len(data["pots"])
+    assert report.settled
+    assert report.winnings is None
+
+
+def test_inconsistent_winnings_settle_nothing__D11() -> None:
+    tables = read_tables((HANDHQ / "partypoker.phhs").read_text())
+    table = dict(tables[13][1])
+    table["winnings"] = [Decimal(0), Decimal(0), Decimal(0), Decimal(9), Decimal(0), Decimal(0)]
+    outcome = replay_site(scale_hand(table))
+    assert outcome.undetermined
+    assert not outcome.settled_from_winnings
+
+
+def test_a_courtesy_show_after_everybody_folded_changes_nothing__B5() -> None:
+    text = (HANDHQ / "absolute.phhs").read_text()
+    shown = replay_file(HANDHQ / "absolute.phhs")[36]
+    assert shown.ok
+    without = text.replace(", 'p3 f', 'p4 sm JsJh']", ", 'p3 f']")
+    assert without != text
+    assert json.loads(replay_text(without, "x", bulk=True)[36].json) == json.loads(shown.json)
+
+
+def test_a_returning_players_post_is_refused_under_house_rules__D3() -> None:
+    refused = json.loads(replay_file(HANDHQ / "ongame.phhs")[1].json)
+    assert refused["action"] is None
+    assert refused["error"].startswith("D3: blinds_or_straddles[2] is -5, the post of a player "
+                                       "returning to the game")
+    assert "--rules casino" in refused["error"]
+
+
+def test_a_post_below_the_big_blind_is_dead_money_under_casino_rules__D3() -> None:
+    played = json.loads(replay_file(HANDHQ / "ongame.phhs", "casino")[1].json)
+    # OnGame's finishing stacks [709, 1064, 953, ...] are after a 3-dollar rake on p2's pot of
+    # 94: p3's 5 went in dead, and p3 still called the whole big blind.
+    assert played["finishing_stacks"] == [709, 1067, 953, 1244, 3324]
+    assert sum(pot["amount"] for pot in played["pots"]) == 94
+    assert played["pots"][-1]["winners"] == [2]
+
+
+def test_a_post_of_the_big_blind_is_live_under_casino_rules__D3() -> None:
+    """PartyPoker [61]: p4 returns posting 10 at 5/10, raises to 20 and folds to p6's 76.
+
+    Played live (p4's 10 is part of the raise to 20), p6 collects a pot of 55 and 56 back:
+    111, the file's winnings to the cent (no rake without a flop); the table's next hand starts
+    with exactly these stacks (p4 289.94, p6 3138). Played dead it would be 121.
+    """
+    played = json.loads(replay_file(HANDHQ / "partypoker.phhs", "casino")[60].json)
+    assert played["finishing_stacks"] == [1000, 1122, 199, 289.94, 1088, 3138]
+    assert sum(pot["amount"] for pot in played["pots"]) == 55
+
+
+CORRUPTIONS = {
+    3: ("min_bet = 1\n", "min_bet = 0\n"),
+    7: ("starting_stacks = [80.60, 197, 201.30]", "starting_stacks = [80.60, 0, 201.30]"),
+    12: ("blinds_or_straddles = [0.50, 1, 0, 0, 0, 0, 0]\n",
+         "blinds_or_straddles = [0.50, 1, 0, 0, 0, 0, 0\n"),
+    20: ("'p4 cbr 1', 'p2 f']", "'p4 cbr 1', 'p2 raises']"),
+}
+
+
+def test_one_corrupted_hand_affects_only_itself(tmp_path: Path) -> None:
+    text = (HANDHQ / "absolute.phhs").read_text()
+    sections = text.split("\n[")
+    for number, (old, new) in CORRUPTIONS.items():
+        index = number - 1
+        assert old in sections[index], number
+        sections[index] = sections[index].replace(old, new, 1)
+    broken = tmp_path / "broken.phhs"
+    broken.write_text("\n[".join(sections))
+    good = replay_file(HANDHQ / "absolute.phhs")
+    bad = replay_file(broken)
+    assert len(bad) == len(good) == 106
+    for number, (before, after) in enumerate(zip(good, bad, strict=True), 1):
+        if number in CORRUPTIONS:
+            assert not after.ok, number
+            assert "error" in json.loads(after.json), number
+        else:
+            assert after.json == before.json, number
+    errors = {n: json.loads(bad[n - 1].json)["error"] for n in CORRUPTIONS}
+    assert errors[3] == "min_bet: 0 must be a positive number"
+    assert errors[7] == "starting_stacks: every stack must be positive"
+    assert errors[12].startswith("not a PHH hand (TOML)")
+    assert "'p2 raises'" in errors[20]
+
+
+def test_every_backend_gives_the_same_results() -> None:
+    serial = [[r.json for r in file] for file in run_files(SITES, workers=1)]
+    parallel = [[r.json for r in file] for file in run_files(SITES, workers=2)]
+    assert parallel == serial
+
+
+@pytest.mark.slow
+def test_ray_gives_the_same_results() -> None:
+    pytest.importorskip("ray")
+    serial = [[r.json for r in file] for file in run_files(SITES[:2], workers=1)]
+    on_ray = [[r.json for r in file] for file in run_files(SITES[:2], ray_address="")]
+    assert on_ray == serial
+
+
+def test_whole_chip_histories_give_the_strict_replays_json() -> None:
+    """The site replay adds nothing to histories in whole chips: the same JSON as ``replay``."""
+    from feltro.history import ReplayError, read_hands, replay
+
+    data = Path(__file__).parent / "data" / "phh"
+    for path in (data / "wsop.phhs", data / "dwan-ivey-2009.phh"):
+        strict = []
+        for _, record in read_hands(path):
+            try:
+                strict.append(replay(record).to_dict())
+            except ReplayError as exc:
+                strict.append(exc.to_dict())
+        assert [json.loads(r.json) for r in replay_file(path)] == strict
+
+
+ALL_IN_UNKNOWN_STACK = """
+variant = 'NT'
+antes = [0, 0, 0]
+blinds_or_straddles = [0.50, 1, 0]
+min_bet = 1
+starting_stacks = [inf, inf, inf]
+actions = ['d dh p1 ????', 'd dh p2 ????', 'd dh p3 ????', 'p3 cbr 3', 'p1 f', 'p2 cbr 63.47',
+           'p3 cc', 'p2 sm ????', 'p3 sm ????', 'd db 8sJd2d', 'd db 4c', 'd db 9h',
+           'p3 sm AsAd', 'p2 sm KsKd']
+"""
+
+
+def test_an_unknown_stack_the_history_shows_all_in_is_inferred__P2() -> None:
+    """iPoker writes every stack as ``inf``: a player who raised all-in then acts no more, and
+    the shows come before the rest of the board (P2). The stack is what p2 had put in."""
+    data = json.loads(replay_text(ALL_IN_UNKNOWN_STACK, "x", bulk=False)[0].json)
+    assert data["all_in_inferred"] == [2]
+    assert sum(Decimal(str(pot["amount"])) for pot in data["pots"]) == Decimal("127.44")
+    assert {w for pot in data["pots"] for w in pot["winners"]} == {3}
+    assert data["finishing_stacks"] == [None, None, None]
+
+
+LIVE_POST_UNKNOWN_STACK = """\
+variant = 'NT'
+antes = [0, 0, 0, 0]
+blinds_or_straddles = [1, 2, 0, -2]
+min_bet = 2
+starting_stacks = [inf, 100, 100, 100]
+actions = ['d dh p1 ????', 'd dh p2 ????', 'd dh p3 ????', 'd dh p4 ????',
+           'p3 f', 'p4 cc', 'p1 cbr 50', 'p2 cc', 'p4 cc',
+           'd db AsKd7c', 'p2 cbr 20', 'p4 f', 'd db 2h', 'd db 3s']
+"""
+
+
+def test_an_inferred_stack_keeps_a_live_posts_big_blind_in_place__B2_D3() -> None:
+    """p4 returns posting the big blind live; p1's unknown stack is inferred (all-in for 50)
+    and the hand played again: the big blind must stay p2's then too, so p3 still acts first
+    preflop (B2), as on the first try."""
+    report = replay_text(LIVE_POST_UNKNOWN_STACK, "x", bulk=False, rules="casino")[0]
+    data = json.loads(report.json)
+    assert report.ok, data
+    assert data["all_in_inferred"] == [1]
+    assert data["rules"] == "casino"
