@@ -20,6 +20,14 @@ from feltro.session import MemoryDriver, Player, Session
 DEAL = Deck.for_deal(["AsAh", "KdKc", "7c2d"], "Ad Kh 2c 9s 3h")
 
 
+def _out_of_space() -> object:
+    """A learning environment's action number outside its space (feltro.env)."""
+    from feltro.env.actions import ExactActions
+
+    hand = _dealt()
+    return ExactActions(600).decode(602, hand.legal, hand.pot, hand.current_bet)
+
+
 def _dealt(stacks: tuple[int, ...] = (200, 200, 200), **kwargs: object) -> Hand:
     config = HandConfig.standard(list(stacks), **kwargs)  # type: ignore[arg-type]
     return Hand.start(config, Deck.standard())
@@ -134,6 +142,7 @@ CASES: list[tuple[str, str, Callable[[], object], dict[str, int] | None, int | N
      {"to": 8, "max_to": 7}, 2),
     ("B6", "below-min", lambda: _dealt().apply(Raise(3)), {"to": 3, "min_to": 4}, 2),
     ("B2", "not-your-turn", lambda: _dealt().apply(FOLD, 0), {"position": 0, "to_act": 2}, 0),
+    ("B2", "not-in-space", lambda: _out_of_space(), {"size": 602}, None),
     ("B5", "betting-over", lambda: _at_showdown().apply(CHECK), {}, None),
     ("B5", "hand-over", lambda: _folded_out().apply(CHECK), {}, None),
     ("D4", "hole-not-dealt", lambda: _manual().apply(CALL), {}, None),
@@ -290,9 +299,9 @@ def test_every_reason_the_source_names_is_in_the_table() -> None:
 
 # --- nobody reads the English back ------------------------------------------------------------
 
-# The server still parses sentences until its own change lands (issue 14, server side); drop
-# it from here then, so that the check covers it too.
-NOT_YET_CHECKED = ("server",)
+# Not feltro's sentences: the command line's one translator of Click's own English usage
+# errors (which carry no data to read instead). Everything else is checked, the server too.
+NOT_YET_CHECKED = ("failure.py",)
 _STRING_OPS = {"split", "rsplit", "partition", "rpartition", "startswith", "endswith",
                "removeprefix", "index", "find", "match", "search", "fullmatch", "findall",
                "sub"}

@@ -127,7 +127,8 @@ class Card(int):
         match = _CARD_RE.fullmatch(text.strip())
         if match is None:
             raise ParseError(f"not a card: {text!r} (write a rank 2-9, T/10, J, Q, K, A "
-                             f"and a suit c, d, h, s or ♣ ♦ ♥ ♠, e.g. 'As')")
+                             f"and a suit c, d, h, s or ♣ ♦ ♥ ♠, e.g. 'As')",
+                             reason="not-a-card", params={"text": text})
         return _card_from_match(match)
 
     @property
@@ -187,7 +188,8 @@ def _parse_card_text(text: str) -> list[Card]:
         match = _CARD_RE.match(text, pos)
         if match is None:
             bad = text[pos:].split()[0] if text[pos:].split() else text[pos:]
-            raise ParseError(f"not a card: {bad[:12]!r} in {text!r}")
+            raise ParseError(f"not a card: {bad[:12]!r} in {text!r}", reason="not-a-card",
+                             params={"text": bad[:12]})
         cards.append(_card_from_match(match))
         pos = match.end()
 
@@ -216,7 +218,8 @@ def parse_cards(cards: CardsLike, *, allow_duplicates: bool = False) -> tuple[Ca
     if not allow_duplicates and len(set(result)) != len(result):
         seen: set[Card] = set()
         dupes = [c for c in result if c in seen or seen.add(c)]  # type: ignore[func-returns-value]
-        raise CardError(f"duplicate card {dupes[0]} in {' '.join(map(str, result))}")
+        raise CardError(f"duplicate card {dupes[0]} in {' '.join(map(str, result))}",
+                        reason="duplicate", params={"card": str(dupes[0])})
     return tuple(result)
 
 
@@ -224,7 +227,8 @@ def _to_card(item: object) -> Card:
     if type(item) is Card:
         return item
     if isinstance(item, bool) or not hasattr(item, "__index__"):
-        raise CardError(f"not a card or card id: {item!r}")
+        raise CardError(f"not a card or card id: {item!r}", reason="not-a-card",
+                        params={"text": repr(item)})
     card_id = operator.index(item)  # ints, and integer types such as numpy's
     if not 0 <= card_id <= 51:
         raise CardError(f"card id {item!r} is outside 0..51")

@@ -49,16 +49,18 @@ def _deal(
 ) -> tuple[list[tuple[int, ...] | None], tuple[int, ...]]:
     """Parse and check the hands (``None`` = unknown) and the board."""
     if len(holes) < 2:
-        raise CardError("equity needs at least two hands")
+        raise CardError("equity needs at least two hands", reason="two-hands")
     hands = [None if h is None else tuple(int(c) for c in parse_cards(h)) for h in holes]
     table = tuple(int(c) for c in parse_cards(board))
     if any(h is not None and len(h) != 2 for h in hands):
-        raise CardError("every hand needs exactly two hole cards")
+        raise CardError("every hand needs exactly two hole cards", reason="two-cards")
     if len(table) > 5 or len(table) in (1, 2):
-        raise CardError(f"a partial board has 0, 3, 4 or 5 cards, got {len(table)}")
+        raise CardError(f"a partial board has 0, 3, 4 or 5 cards, got {len(table)}",
+                        reason="board-size", params={"count": len(table)})
     used = [c for h in hands if h is not None for c in h] + list(table)
     if len(set(used)) != len(used):
-        raise CardError("a card appears twice among the hands and the board")
+        raise CardError("a card appears twice among the hands and the board",
+                        reason="card-twice")
     return hands, table
 
 

@@ -15,20 +15,37 @@ class FeltroError(Exception):
 
 
 class ParseError(FeltroError, ValueError):
-    """Text that names no card, action or record (``"1x"``, ``"raise banana"``)."""
+    """Text that names no card, action or record (``"1x"``, ``"raise banana"``).
+
+    :attr:`reason` is a stable code when interfaces word the error themselves (``"not-a-card"``
+    with ``params["text"]``), else ``None``.
+    """
+
+    def __init__(self, message: str, *, reason: str | None = None,
+                 params: Mapping[str, object] | None = None) -> None:
+        super().__init__(message)
+        self.message = message
+        self.reason = reason
+        self.params: Mapping[str, object] = params or {}
 
 
 class CardError(FeltroError, ValueError):
     """Cards that are well formed but unusable: duplicates, ids outside 0..51, wrong counts.
 
     :attr:`rule` is the RULES.md id the cards break (``"D1"``), when one applies; ``str(exc)``
-    then starts with it.
+    then starts with it. :attr:`reason` and :attr:`params` say what is wrong as data, for
+    interfaces that word it themselves: ``not-a-card`` (``text``), ``duplicate`` (``card``),
+    ``hand-size`` (``count``), ``two-hands``, ``two-cards``, ``board-size`` (``count``),
+    ``card-twice``; ``None`` for the others.
     """
 
-    def __init__(self, message: str, *, rule: str | None = None) -> None:
+    def __init__(self, message: str, *, rule: str | None = None, reason: str | None = None,
+                 params: Mapping[str, object] | None = None) -> None:
         super().__init__(message if rule is None else f"{rule}: {message}")
         self.rule = rule
         self.message = message
+        self.reason = reason
+        self.params: Mapping[str, object] = params or {}
 
 
 class ConfigError(FeltroError, ValueError):

@@ -269,8 +269,8 @@ def _evaluate_slow(cards: CardsLike) -> HandValue:
     parsed = parse_cards(cards)  # raises ParseError / CardError naming the bad input
     if not 5 <= len(parsed) <= 7:
         raise CardError(
-            f"a hand has 5 to 7 cards, got {len(parsed)}: {' '.join(map(str, parsed))}"
-        )
+            f"a hand has 5 to 7 cards, got {len(parsed)}: {' '.join(map(str, parsed))}",
+            reason="hand-size", params={"count": len(parsed)})
     return HandValue(hand_strength(parsed), parsed)
 
 

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import random
-import re
 from typing import Annotated
 
 import typer
@@ -25,29 +24,19 @@ _TEXT = {
 }
 
 
-# The engine's card errors (English) -> this command's words in the reader's language.
-_CARD_ERRORS: tuple[tuple[re.Pattern[str], str], ...] = tuple(
-    (re.compile(pattern), key) for pattern, key in (
-        (r"^not a card(?: or card id)?: '(?P<text>[^']*)'", "cli.cards.not_a_card"),
-        (r"^duplicate card (?P<card>\S+)", "cli.cards.duplicate"),
-        (r"^a hand has 5 to 7 cards, got (?P<count>\d+)", "cli.cards.hand_size"),
-        (r"^equity needs at least two hands", "cli.cards.two_hands"),
-        (r"^every hand needs exactly two hole cards", "cli.cards.two_cards"),
-        (r"^a partial board has 0, 3, 4 or 5 cards, got (?P<count>\d+)", "cli.cards.board_size"),
-        (r"^a card appears twice", "cli.cards.card_twice"),
-    )
-)
-
-
-def card_error(message: str, lang: str) -> str:
-    """The engine's *message* about cards in *lang* (as it is when not recognised)."""
+def card_error(error: Exception, lang: str) -> str:
+    """The engine's error about cards in *lang*, worded from its data (the reason code and its
+    numbers); an error without a code keeps the engine's English."""
+    from feltro.errors import CardError, ParseError
     from feltro.i18n import t
 
-    for pattern, key in _CARD_ERRORS:
-        match = pattern.search(message)
-        if match:
-            return t(key, lang, **match.groupdict())
-    return message
+    if not isinstance(error, CardError | ParseError) or error.reason is None:
+        return str(error)
+    key = "cli.cards." + error.reason.replace("-", "_")
+    try:
+        return t(key, lang, **{k: str(v) for k, v in error.params.items()})
+    except KeyError:
+        return str(error)
 
 
 def evaluate(
@@ -65,7 +54,7 @@ def evaluate(
     try:
         value = feltro.evaluate(" ".join(cards))
     except feltro.FeltroError as error:
-        raise typer.BadParameter(card_error(str(error), language)) from None
+        raise typer.BadParameter(card_error(error, language)) from None
     console = Console()
     console.print(f"[bold]{value.describe(language)}[/bold]")
     console.print(f"{text['category']}: {value.category.describe(language)}")
@@ -106,7 +95,7 @@ def equity(
             result = feltro.exact_equity(known, board)
             caption = text["boards" if result.boards != 1 else "board"].format(n=result.boards)
     except (feltro.FeltroError, ValueError) as error:
-        raise typer.BadParameter(card_error(str(error), language)) from None
+        raise typer.BadParameter(card_error(error, language)) from None
     table = Table(caption=caption)
     for column in ("player", "win", "tie", "lose", "equity"):
         table.add_column(text[column], justify="left" if column == "player" else "right")

@@ -10,7 +10,7 @@ Two encodings, chosen by ``EnvConfig.actions``:
   range), and last all-in (the largest legal raise). They map only to legal amounts.
 
 Masks are exact: an action is 1 in the mask if and only if the engine accepts it now. Folding
-is always legal (the engine allows it even when checking is free, seed 002).
+is always legal (the engine allows it even when checking is free, B3).
 """
 
 from __future__ import annotations

@@ -10,7 +10,8 @@ bots folded to its big blind) is skipped at reset.
 
 Gymnasium's checker steps with unmasked samples, so by default (``illegal="fold"``) an action
 the rules refuse is played as check, else fold — what a table does with a bot's illegal
-answer — and ``info["illegal"]`` says which rule refused it. ``illegal="raise"`` raises the
+answer — and ``info["illegal"]`` says why, as data (``{"rule", "reason", "params"}``, see
+:class:`~feltro.errors.Refusal`). ``illegal="raise"`` raises the
 engine's :class:`~feltro.errors.IllegalActionError` instead (nothing changes).
 """
 
@@ -117,7 +118,7 @@ class SingleAgentEnv(gymnasium.Env[Obs, int]):
         except IllegalActionError as exc:
             if self.illegal == "raise" or self.game.over:
                 raise
-            refused = f"{exc.rule}: {exc}" if not str(exc).startswith(exc.rule) else str(exc)
+            refused = exc.refusal
             self.game.play(CHECK if self.game.legal.can_check else FOLD)
         self._play_bots()
         chips, phh = self.game.take_rewards()
@@ -126,7 +127,8 @@ class SingleAgentEnv(gymnasium.Env[Obs, int]):
             self.render()
         info = self._info(phh)
         if refused is not None:
-            info["illegal"] = refused
+            info["illegal"] = {"rule": refused.rule, "reason": refused.reason,
+                               "params": dict(refused.params)}
         return self._observe(), reward, self.game.over, False, info
 
     def render(self) -> str | None:
