@@ -77,6 +77,12 @@ class SharkBot(MonteCarloBot):
             return self.decide(view, legal, equity)
         return self._postflop(view, legal, equity)
 
+    def _ranges(self, view: SeatView) -> list[tuple[float, float]]:
+        """The Monte Carlo bot's reads, loosened: a call says less about a hand than it
+        assumes (many players call with draws or nothing), and ranges are a little wider."""
+        return [(min(1.0, share * 1.4), hit if hit >= 0.8 else hit * 0.6)
+                for share, hit in super()._ranges(view)]
+
     # ------------------------------------------------------------------ preflop
 
     def _preflop(self, view: SeatView, legal: LegalActions, score: int) -> Action | None:
@@ -149,8 +155,7 @@ class SharkBot(MonteCarloBot):
         river = view.street is Street.RIVER
         if legal.call_amount == 0:
             if equity > 0.8:
-                return self._sized(legal, view.current_bet + max(3 * pot // 4, bb), stack,
-                                   equity)
+                return self._sized(legal, view.current_bet + max(pot, bb), stack, equity)
             if equity > 0.62:
                 if not self._acts_last(view) and rand() < 0.2:
                     return CHECK  # a check to raise later
