@@ -59,8 +59,8 @@ class ActionCodec:
         raise NotImplementedError
 
     def _bad(self, action: object) -> IllegalActionError:
-        return IllegalActionError(f"action {action!r} is not a number in 0..{self.size - 1}",
-                                  rule="B2")
+        return IllegalActionError(f"action {action!r} is not a number in 0..{self.size - 1} "
+                                  f"(0 fold, 1 check or call, then raises)", rule="B3")
 
 
 class ExactActions(ActionCodec):
