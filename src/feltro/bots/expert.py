@@ -1,4 +1,4 @@
-"""The strongest built-in bot: :class:`SharkBot`, Monte Carlo equity played with position,
+"""A stronger bot: :class:`ExpertBot`, Monte Carlo equity played with position,
 stack depth, sizings and a mixed strategy.
 
 It keeps the equity estimate of :class:`~feltro.bots.montecarlo.MonteCarloBot` (opponents'
@@ -41,7 +41,7 @@ from feltro.bots.reading import (
 from feltro.events import ActionTaken, Street
 from feltro.hand import LegalActions, SeatView
 
-__all__ = ["SharkBot"]
+__all__ = ["ExpertBot"]
 
 _SCORES: Final = score_table()
 _EVALUATIONS: Final = 4000
@@ -53,10 +53,10 @@ _CALL_THREE_BET: Final = range_threshold(0.05)
 _SHORT_STACK_BB: Final = 12
 
 
-class SharkBot(MonteCarloBot):
-    """The strongest level (see the module docstring)."""
+class ExpertBot(MonteCarloBot):
+    """The expert bot (see the module docstring)."""
 
-    name = "shark"
+    name = "expert"
 
     def __init__(self, rng: random.Random) -> None:
         super().__init__(rng)
