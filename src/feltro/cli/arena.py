@@ -14,8 +14,8 @@ _HELP = "\n\n".join((
     "Pit bots against each other and measure who is better (bb/100 with a 95% interval).",
     "A BOT is a level (random, rules, montecarlo, expert, station, tight) or module:Class "
     "implementing the bot protocol of docs/bots.md. The bots sit at one table, one per "
-    "position (2-10). By default every deal is replayed with the seats rotated (duplicate), so the cards' luck "
-    "cancels; --hands is rounded up to whole rotations.",
+    "position (2-10). By default every deal is replayed with the seats rotated (duplicate), "
+    "so the cards' luck cancels; --hands is rounded up to whole rotations.",
     'Results for a seed are identical whatever --workers or --ray. --json writes {"hands": N, '
     '"bots": [{"name", "bb_per_100", "ci95": \\[low, high]}]}; --csv one line per bot; --chart '
     "an SVG of the cumulative winnings with the interval band.",
