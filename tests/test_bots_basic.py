@@ -134,5 +134,5 @@ def test_an_illegal_answer_becomes_check_else_fold() -> None:
 
 
 def test_unknown_bot_kind() -> None:
-    with pytest.raises(ValueError, match="unknown bot 'grandmaster'"):
-        make_bot("grandmaster", random.Random(0))
+    with pytest.raises(ValueError, match="unknown bot 'shark'"):
+        make_bot("shark", random.Random(0))

@@ -95,7 +95,7 @@ def test_registry_knows_every_level() -> None:
     for kind in ALL_KINDS:
         assert make_level(kind, random.Random(1)).name == kind
     with pytest.raises(ValueError, match="unknown bot level"):
-        make_level("grandmaster", random.Random(1))
+        make_level("shark", random.Random(1))
 
 
 def test_montecarlo_beats_random() -> None:

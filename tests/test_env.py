@@ -216,6 +216,17 @@ def test_illegal_action_is_refused_and_changes_nothing__B6() -> None:
     assert table.game.hand.current_bet == 4
 
 
+def test_action_numbers_outside_the_space_are_refused__B3() -> None:
+    for settings in ({"players": 3}, {"players": 3, "actions": "discrete"}):
+        game = PokerGame(EnvConfig(**settings), 1)  # type: ignore[arg-type]
+        game.reset(1)
+        for bad in (-1, game.codec.size, 2.5):
+            with pytest.raises(IllegalActionError) as refused:
+                game.step(bad)  # type: ignore[arg-type]
+            assert refused.value.rule == "B3"
+        assert game.hand.current_bet == 2
+
+
 def test_raise_numbers_are_raise_to_amounts() -> None:
     game = PokerGame(EnvConfig(players=3), 1)
     game.reset(1)

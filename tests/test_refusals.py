@@ -142,7 +142,7 @@ CASES: list[tuple[str, str, Callable[[], object], dict[str, int] | None, int | N
      {"to": 8, "max_to": 7}, 2),
     ("B6", "below-min", lambda: _dealt().apply(Raise(3)), {"to": 3, "min_to": 4}, 2),
     ("B2", "not-your-turn", lambda: _dealt().apply(FOLD, 0), {"position": 0, "to_act": 2}, 0),
-    ("B2", "not-in-space", lambda: _out_of_space(), {"size": 602}, None),
+    ("B3", "not-in-space", lambda: _out_of_space(), {"size": 602}, None),
     ("B5", "betting-over", lambda: _at_showdown().apply(CHECK), {}, None),
     ("B5", "hand-over", lambda: _folded_out().apply(CHECK), {}, None),
     ("D4", "hole-not-dealt", lambda: _manual().apply(CALL), {}, None),

@@ -81,7 +81,8 @@ class Refusal(NamedTuple):
     B2    ``not-your-turn``      ``position``, ``to_act``: another position is to act (from a
                                  session: ``seat``, and ``to_act_seat`` when a seat is to act)
     B2    ``not-a-person``       ``seat``: a session seat that is empty or a bot's
-    B2    ``not-in-space``       ``size``: a learning environment's action outside its space
+    B3    ``not-in-space``       ``size``: a learning environment's action number that names no
+                                 action
     B5    ``betting-over``       none: an action once the betting is over (show or muck now)
     B5    ``hand-over``          none: an action, show or muck once the hand is over (but the
                                  winner of a hand everybody else folded may still show)

@@ -82,7 +82,7 @@ def test_choosing_players() -> None:
     for kwargs, says in [
         ({"players": 11}, "2 to 10"),
         ({"bots": "genius"},
-         "no bot “genius”: choose one of random, rules, montecarlo, shark, station"),
+         "no bot “genius”: choose one of random, rules, montecarlo, expert, station"),
         ({"players": 3, "bots": "5"}, "does not add up"), ({"bots": "0"}, "2 to 10"),
     ]:
         options: dict[str, Any] = {"players": None, "bots": None, **kwargs}

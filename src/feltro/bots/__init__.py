@@ -12,7 +12,7 @@ one, so a simulation is reproducible from its seed.
 >>> import random
 >>> from feltro.bots import BOT_KINDS, make_bot
 >>> sorted(BOT_KINDS)
-['montecarlo', 'random', 'rules', 'shark', 'station', 'tight']
+['expert', 'montecarlo', 'random', 'rules', 'station', 'tight']
 >>> make_bot("tight", random.Random(1)).name
 'tight'
 
@@ -61,15 +61,15 @@ def checked_action(bot: Bot, view: SeatView, legal: LegalActions) -> tuple[Actio
 
 def _factories() -> dict[str, Callable[[random.Random], Bot]]:
     from feltro.bots.basic import CallingStationBot, RandomBot, TightBot
+    from feltro.bots.expert import ExpertBot
     from feltro.bots.montecarlo import MonteCarloBot
     from feltro.bots.rules import RulesBot
-    from feltro.bots.shark import SharkBot
 
     return {"random": RandomBot, "station": CallingStationBot, "tight": TightBot,
-            "rules": RulesBot, "montecarlo": MonteCarloBot, "shark": SharkBot}
+            "rules": RulesBot, "montecarlo": MonteCarloBot, "expert": ExpertBot}
 
 
-BOT_KINDS: tuple[str, ...] = ("random", "rules", "montecarlo", "shark", "station", "tight")
+BOT_KINDS: tuple[str, ...] = ("random", "rules", "montecarlo", "expert", "station", "tight")
 """The names :func:`make_bot` knows."""
 
 

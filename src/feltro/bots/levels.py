@@ -22,7 +22,7 @@ from feltro.bots import BOT_KINDS, Bot, make_bot
 
 __all__ = ["ALL_KINDS", "DEFAULT_LEVEL", "LEVELS", "make_level"]
 
-LEVELS: Final = ("random", "rules", "montecarlo", "shark")
+LEVELS: Final = ("random", "rules", "montecarlo")
 """The levels offered to players, weakest first."""
 
 DEFAULT_LEVEL: Final = "rules"

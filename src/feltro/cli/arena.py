@@ -19,7 +19,7 @@ _HELP = "\n\n".join((
     "By default every deal is replayed with the seats rotated (duplicate), so the cards' luck "
     "cancels; --hands is rounded up to whole rotations.",
     'Results for a seed are identical whatever --workers or --ray. --json writes {"hands": N, '
-    '"bots": [{"name", "bb_per_100", "ci95": [low, high]}]}; --csv one line per bot; --chart '
+    '"bots": [{"name", "bb_per_100", "ci95": \\[low, high]}]}; --csv one line per bot; --chart '
     "an SVG of the cumulative winnings with the interval band.",
 ))
 

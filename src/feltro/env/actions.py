@@ -59,8 +59,9 @@ class ActionCodec:
         raise NotImplementedError
 
     def _bad(self, action: object) -> IllegalActionError:
-        return IllegalActionError(Refusal("B2", "not-in-space", {"size": self.size}),
-                                  f"action {action!r} is not a number in 0..{self.size - 1}")
+        return IllegalActionError(Refusal("B3", "not-in-space", {"size": self.size}),
+                                  f"action {action!r} is not a number in 0..{self.size - 1} "
+                                  f"(0 fold, 1 check or call, then raises)")
 
 
 class ExactActions(ActionCodec):
@@ -68,19 +69,25 @@ class ExactActions(ActionCodec):
 
     def __init__(self, total_chips: int) -> None:
         self.size = total_chips + 2
+        self._masks: dict[tuple[int | None, int | None] | None, Mask] = {}
 
     def mask(self, legal: LegalActions) -> Mask:
-        """See :meth:`ActionCodec.mask`."""
-        mask = np.zeros(self.size, dtype=np.int8)
-        if legal.position is not None:
-            mask[0] = 1
-            mask[1] = 1
-            low = legal.min_raise_to
-            if low is not None:
-                high = legal.max_raise_to
-                assert high is not None
-                mask[low + 1:high + 2] = 1
-        return mask
+        """See :meth:`ActionCodec.mask` (masks are kept by raise range and copied)."""
+        key = (legal.min_raise_to, legal.max_raise_to) if legal.position is not None else None
+        cached = self._masks.get(key)
+        if cached is None:
+            cached = np.zeros(self.size, dtype=np.int8)
+            if key is not None:
+                cached[0] = 1
+                cached[1] = 1
+                low, high = key
+                if low is not None:
+                    assert high is not None
+                    cached[low + 1:high + 2] = 1
+            if len(self._masks) > 4096:
+                self._masks.clear()
+            self._masks[key] = cached
+        return cached.copy()
 
     def decode(self, action: int, legal: LegalActions, pot: int, current_bet: int) -> Action:
         """See :meth:`ActionCodec.decode`; the engine refuses illegal raises with their rule."""

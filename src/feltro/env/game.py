@@ -132,9 +132,8 @@ class PokerGame:
                 hand_config = self._configs.get(shift)
                 if hand_config is None:
                     hand_config = self._configs[shift] = self.config.hand_config(order)
-                cards = list(_DECK)
-                self._rng.shuffle(cards)  # the deal of Deck.shuffled(rng), without its checks
-                hand = Hand.start(hand_config, cards)
+                # Only the cards a hand can use are drawn (2 each, 3 burns, 5 on the board).
+                hand = Hand.start(hand_config, self._rng.sample(_DECK, 2 * n + 8))
             self.hands += 1
             self._dealt += 1
             self.hand = hand

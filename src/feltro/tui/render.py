@@ -345,7 +345,7 @@ def standings_table(rows: Sequence[Standing], session: Session, lang: str) -> Ta
     return table
 
 
-_LEVELS = ("random", "rules", "montecarlo", "shark", "station", "tight")
+_LEVELS = ("random", "rules", "montecarlo", "expert", "station", "tight")
 
 
 def end_rule(session: Session) -> str | None:

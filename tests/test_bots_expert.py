@@ -1,4 +1,4 @@
-"""The shark bot: always legal, quick enough, reproducible, and it beats a calling station."""
+"""The expert bot: always legal, quick enough, reproducible, and it beats a calling station."""
 
 from __future__ import annotations
 
@@ -12,11 +12,11 @@ from feltro.hand import Hand, HandConfig
 from feltro.series import Series, SeriesConfig
 
 
-def test_shark_is_always_legal_and_acts_within_200_ms() -> None:
+def test_expert_is_always_legal_and_acts_within_200_ms() -> None:
     decisions = 0
     slowest = 0.0
-    for seed, kinds in enumerate([["shark"] * 10, ["shark", "random", "rules", "station"],
-                                  ["shark", "shark"], ["shark", "montecarlo", "tight"]]):
+    for seed, kinds in enumerate([["expert"] * 10, ["expert", "random", "rules", "station"],
+                                  ["expert", "expert"], ["expert", "montecarlo", "tight"]]):
         series = Series(SeriesConfig.with_players(len(kinds), max_hands=25,
                                                   starting_stack=60), seed)
         rng = random.Random(seed)
@@ -33,7 +33,7 @@ def test_shark_is_always_legal_and_acts_within_200_ms() -> None:
             bot = bots[seating.order[hand.to_act]]
             began = time.thread_time()
             answer = bot.act(hand.view(hand.to_act), hand.legal)
-            if bot.name == "shark":
+            if bot.name == "expert":
                 slowest = max(slowest, time.thread_time() - began)
                 decisions += 1
                 assert answer in hand.legal, (answer, hand.legal)
@@ -42,15 +42,15 @@ def test_shark_is_always_legal_and_acts_within_200_ms() -> None:
     assert slowest < 0.2, f"slowest decision {slowest * 1000:.0f} ms"
 
 
-def test_shark_is_reproducible_from_its_rng() -> None:
+def test_expert_is_reproducible_from_its_rng() -> None:
     hand = Hand.start(HandConfig.standard([200] * 4), Deck.shuffled(random.Random(3)))
     view, legal = hand.view(hand.to_act or 0), hand.legal
-    answers = {make_bot("shark", random.Random(9)).act(view, legal) for _ in range(3)}
+    answers = {make_bot("expert", random.Random(9)).act(view, legal) for _ in range(3)}
     assert len(answers) == 1
 
 
-def test_shark_beats_a_calling_station_in_duplicate() -> None:
-    match = MatchConfig(bots=("shark", "station"), hands=120, seed=11)
+def test_expert_beats_a_calling_station_in_duplicate() -> None:
+    match = MatchConfig(bots=("expert", "station"), hands=120, seed=11)
     summary = summarise(match, play_deals(match, 0, match.deals))
-    shark = summary.bots[0]
-    assert shark.ci95[0] > 0, shark
+    expert = summary.bots[0]
+    assert expert.ci95[0] > 0, expert
