@@ -23,6 +23,7 @@ had (the downtime is nobody's fault).
 
 from __future__ import annotations
 
+import logging
 import random
 from collections import Counter, OrderedDict
 from collections.abc import Callable, Iterable, Mapping
@@ -32,8 +33,9 @@ from typing import Any, Final
 
 from feltro.actions import CHECK, FOLD, Action
 from feltro.bots import BOT_KINDS, Bot, make_bot
-from feltro.errors import ConfigError, FeltroError, IllegalActionError, StoreError
+from feltro.errors import ConfigError, IllegalActionError, StoreError, StoreUnavailableError
 from feltro.events import Event
+from feltro.i18n import t
 from feltro.series import SeriesConfig
 from feltro.server.clock import Clock
 from feltro.server.handlog import HandLog
@@ -54,7 +56,18 @@ from feltro.server.security import hash_token, new_id, new_token
 from feltro.server.snapshot import HandSnapshot, SeriesSnapshot, TableSnapshot, TurnClock
 from feltro.store import SeriesStore
 
-__all__ = ["TableGame"]
+__all__ = ["PROBLEMS", "TableGame", "problem_text"]
+
+log = logging.getLogger("feltro.server")
+
+PROBLEMS: Final = ("damaged", "missing", "stalled")
+"""What :attr:`TableGame.problem` may hold: a key of the ``table_problem`` catalogue section
+(the details, with paths, go to the server's log only; players read plain words)."""
+
+
+def problem_text(problem: str, lang: str = "en") -> str:
+    """The public words for a table's *problem* (see :data:`PROBLEMS`), in *lang*."""
+    return t(f"table_problem.{problem if problem in PROBLEMS else 'damaged'}", lang)
 
 MAX_PENDING_REQUESTS: Final = 20
 TIMEOUTS_TO_AWAY: Final = 3
@@ -88,7 +101,11 @@ class TableGame:
         self.paused = False
         self.stop_logged = False
         self.problem: str | None = None
-        """Why the table could not be resumed (it is then read-only)."""
+        """Why the table could not be resumed (it is then read-only): ``"damaged"`` or
+        ``"missing"`` (see :data:`PROBLEMS`)."""
+        self.stalled = False
+        """Its logs cannot be written now (locked by another program, disk full): it refuses
+        every change and the room retries until they can (then it resumes by itself)."""
         self.created_at = ""
         self._tokens: dict[str, Identity] = {}
         self._bots: dict[int, Bot] = {}
@@ -138,18 +155,44 @@ class TableGame:
                 if record.kind == "created":
                     game.created_at = record.at
         except (KeyError, TypeError, ValueError) as exc:
-            game.problem = f"the server log of this table cannot be replayed: {exc}"
+            log.error("table %s: its server log cannot be replayed: %s", table_id, exc)
+            game.problem = "damaged"
             return game
         if game.series_file is not None:
+            path = folder / game.series_file
             try:
-                game.store = SeriesStore.open(folder / game.series_file)
-            except (FeltroError, OSError) as exc:
-                game.problem = f"the series log cannot be resumed: {exc}"
+                game.store = SeriesStore.open(path)
+            except StoreUnavailableError as exc:  # cannot be read now: retried by the room
+                log.warning("table %s: its series log cannot be read now: %s", table_id, exc)
+                game.stalled = True
                 return game
-            game._make_bots()
-            game._resume_log()
-            game._reconcile()
-            game._after_series_change(clock.monotonic(), fresh_deal_delay=True)
+            except Exception as exc:  # any damage quarantines this table, never the server
+                log.error("table %s: its series log cannot be resumed: %s", table_id, exc)
+                game.problem = "damaged" if path.is_file() else "missing"
+                return game
+            try:
+                game._make_bots()
+                game._resume_log()
+                game._reconcile()
+                game._after_series_change(clock.monotonic(), fresh_deal_delay=True)
+            except BaseException:
+                game.close()
+                raise
+        return game
+
+    @classmethod
+    def quarantined(cls, table_id: str, created: JournalRecord, journal: Journal,
+                    folder: Path, clock: Clock, problem: str) -> TableGame:
+        """A table whose logs cannot be read, shown read-only from its ``created`` record.
+
+        :raises KeyError, TypeError, ValueError: if *created* is not a readable ``created``.
+        """
+        if created.kind != "created":
+            raise ValueError(f"table {table_id}: the first record is not 'created'")
+        game = cls(table_id, TableSettings.from_dict(created.body["settings"]), journal,
+                   folder, clock)
+        game.created_at = created.at
+        game.problem = problem
         return game
 
     def _reconcile(self) -> None:
@@ -173,6 +216,16 @@ class TableGame:
         """Close the series log (the journal belongs to the manager)."""
         if self.store is not None:
             self.store.close()
+
+    def probe(self) -> None:
+        """Check that both logs can be written now (nothing is written).
+
+        :raises StoreUnavailableError: while a file is locked by another program.
+        :raises StoreError: if a file vanished.
+        """
+        self.journal.probe(self.table_id)
+        if self.store is not None:
+            self.store.probe()
 
     # --- the journal --------------------------------------------------------------------------
 
@@ -304,6 +357,8 @@ class TableGame:
         """``lobby``, ``playing``, ``paused`` (between hands), ``over`` or ``broken``."""
         if self.problem is not None:
             return "broken"
+        if self.stalled:
+            return "stalled"
         if not self.started:
             return "lobby"
         if self.is_over:
@@ -675,7 +730,8 @@ class TableGame:
     def tick(self, now: float) -> bool:
         """Do what is due at *now*: deal, auto-play away seats, time out. Returns whether the
         table changed (then its views must be sent)."""
-        if self.problem is not None or self.store is None or self.store.series.is_over:
+        if (self.problem is not None or self.stalled or self.store is None
+                or self.store.series.is_over):
             return False
         series = self.store.series
         if not series.in_hand:
@@ -713,7 +769,8 @@ class TableGame:
 
     def bot_turn(self, now: float) -> BotTurn | None:
         """The bot decision due now, if any (each turn is handed out once)."""
-        if self.problem is not None or not self.in_hand or self.turn_key is None:
+        if (self.problem is not None or self.stalled or not self.in_hand
+                or self.turn_key is None):
             return None
         store = self._store()
         seat_no = store.series.to_act
@@ -737,7 +794,8 @@ class TableGame:
         answer becomes check, else fold). Returns whether the table changed."""
         if self._bot_pending == turn.key:
             self._bot_pending = None
-        if self.turn_key != turn.key or not self.in_hand:
+        if (self.problem is not None or self.stalled or self.turn_key != turn.key
+                or not self.in_hand):
             return False
         store = self._store()
         if store.series.to_act != turn.seat:  # pragma: no cover - same key, same actor
@@ -820,7 +878,9 @@ class TableGame:
 
     def _require_intact(self) -> None:
         if self.problem is not None:
-            raise ProtocolError(ErrorCode.BROKEN_TABLE, self.problem)
+            raise ProtocolError(ErrorCode.BROKEN_TABLE, problem_text(self.problem))
+        if self.stalled:
+            raise ProtocolError(ErrorCode.STALLED, problem_text("stalled"))
 
     def _check_seat_number(self, seat: int) -> None:
         if not 1 <= seat <= self.settings.seats:

@@ -17,7 +17,7 @@ import asyncio
 import contextlib
 import json
 import logging
-from collections import defaultdict, deque
+from collections import deque
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -27,12 +27,12 @@ from pydantic import BaseModel
 
 from feltro.actions import Action
 from feltro.bots import checked_action
-from feltro.errors import StoreError
+from feltro.errors import StoreError, StoreUnavailableError
 from feltro.paths import private_folder
 from feltro.server import protocol as p
 from feltro.server.clock import Clock, epoch_ms
-from feltro.server.game import TableGame
-from feltro.server.journal import Journal, JournalRecord
+from feltro.server.game import TableGame, problem_text
+from feltro.server.journal import Journal
 from feltro.server.model import BotTurn, Identity, TableSettings, parse_action
 from feltro.server.protocol import ErrorCode, ProtocolError, error_frame
 from feltro.server.security import TokenBucket, hash_token, new_id
@@ -63,6 +63,10 @@ ORPHAN_SECONDS = 30.0
 """A seat request whose every connection closed is withdrawn after this long."""
 FLOOD_LIMIT = 200
 """A connection whose messages were refused this many times is closed."""
+RETRY_FIRST = 0.2
+"""Seconds before a table whose logs could not be written first tries again."""
+RETRY_MAX = 2.0
+"""The longest wait between two tries (the wait doubles from :data:`RETRY_FIRST`)."""
 
 FrameObserver = Callable[["Connection", str, TableGame], None]
 
@@ -154,6 +158,7 @@ class Room:
         """Pending request id -> when its last connection was seen gone."""
         self._request_addresses: dict[str, str] = {}
         """Request id -> the address it came from (per-address request budget)."""
+        self._storage = _StorageRetry()
 
     # --- connections --------------------------------------------------------------------------
 
@@ -225,8 +230,8 @@ class Room:
                 conn.push(error_frame(exc.code, exc.reason, ref=ref, rule=exc.rule))
                 return
             except StoreError as exc:
-                self._broken(str(exc))
-                conn.push(error_frame(ErrorCode.BROKEN_TABLE, self.game.problem or "", ref=ref))
+                self._fault(exc)
+                conn.push(error_frame(ErrorCode.STALLED, problem_text("stalled"), ref=ref))
                 return
             except Exception:
                 log.exception("table %s: unexpected error on %s", self.game.table_id,
@@ -399,13 +404,16 @@ class Room:
         """Deal, time out and auto-play what is due; push views when something changed."""
         game = self.game
         self.sweep()
+        if game.stalled and game.problem is None:
+            self._storage.start(self)
+            return
         if game.problem is not None or game.store is None:
             return
         async with self.lock:
             try:
                 changed = game.tick(self.manager.clock.monotonic())
             except StoreError as exc:
-                self._broken(str(exc))
+                self._fault(exc)
                 return
             flag = self._last_hand()
             if changed or flag != self._last_hand_flag:
@@ -441,7 +449,8 @@ class Room:
             try:
                 changed = self.game.bot_act(turn, action, self.manager.clock.monotonic())
             except StoreError as exc:
-                self._broken(str(exc))
+                self._bot_task = None
+                self._fault(exc)
                 return
             if changed:
                 self._changed()
@@ -450,10 +459,33 @@ class Room:
 
     # --- fan-out ------------------------------------------------------------------------------
 
-    def _broken(self, problem: str) -> None:
-        log.error("table %s is broken: %s", self.game.table_id, problem)
-        self.game.problem = problem
-        self._changed()
+    # --- storage faults ---------------------------------------------------------------------
+
+    def _fault(self, exc: StoreError) -> None:
+        """A write failed: the table in memory may be ahead of its logs (a played action whose
+        record was not committed). It stops at once: nobody is shown that state, nothing more is
+        written; the ticker reloads it from its logs and resumes it when they can be written
+        (:class:`_StorageRetry`), or quarantines it when they are gone or damaged. The details
+        (with paths) go to the server's log; players read plain words."""
+        game = self.game
+        log.error("table %s cannot save (%s): %s", game.table_id, type(exc).__name__, exc)
+        game.stalled = True
+        store, game.store = game.store, None  # never shown nor written again
+        game._hand_log = None
+        if store is not None:
+            store.close()  # releases its lock, so that the reload can open it
+        self.manager.forget_journal(game.table_id)
+        task, current = self._bot_task, asyncio.current_task()
+        if task is not None and task is not current:
+            task.cancel()
+        self._bot_task = None
+        self._storage.reset(self.manager.clock.monotonic())
+
+    def _swap(self, game: TableGame) -> None:
+        """Put *game* (reloaded from the logs) in place of the stopped one."""
+        self.game = game
+        for seat in {c.seat for c in self.connections if c.seat is not None}:
+            self._count_connections(seat)
 
     def _changed(self) -> None:
         """The table changed: re-check every connection's identity, queue every view."""
@@ -553,22 +585,67 @@ class RoomManager:
     async def start(self) -> None:
         """Open the journal, resume every table, start the ticker."""
         self.journal = Journal(self.folder)
-        tables_folder = self.folder / "tables"
-        private_folder(tables_folder)
-        grouped: dict[str, list[JournalRecord]] = defaultdict(list)
-        for record in self.journal.records():
-            grouped[record.table_id].append(record)
-        for table_id, records in grouped.items():
-            try:
-                game = TableGame.restore(table_id, records, self.journal, tables_folder,
-                                         self.clock)
-            except (KeyError, TypeError, ValueError) as exc:
-                log.error("table %s cannot be restored: %s", table_id, exc)
+        private_folder(self.folder / "tables")
+        for table_id in self.journal.table_ids():
+            game = self._load(table_id)
+            if game is None:
                 continue
             if game.problem:
-                log.error("table %s is broken: %s", table_id, game.problem)
-            self.rooms[table_id] = Room(game, self)
+                log.error("table %s is quarantined (%s)", table_id, game.problem)
+            room = Room(game, self)
+            if game.stalled:
+                room._storage.reset(self.clock.monotonic())
+            self.rooms[table_id] = room
         self._ticker = asyncio.get_running_loop().create_task(self._tick_forever())
+
+    def _load(self, table_id: str) -> TableGame | None:
+        """A table as its logs have it; quarantined (``problem``) when they cannot be read, or
+        ``None`` when not even its settings can."""
+        journal = self._journal()
+        try:
+            return self.reload_table(table_id)
+        except StoreUnavailableError as exc:
+            log.warning("table %s cannot be read now (%s); it will be retried", table_id, exc)
+            problem = "stalled"
+        except Exception as exc:  # a damaged table never stops the server
+            log.error("table %s cannot be restored: %s", table_id, exc)
+            problem = "damaged" if journal.path_of(table_id).is_file() else "missing"
+        created = journal.created_record(table_id)
+        if created is None:
+            log.error("table %s: not even its settings can be read; it is left out", table_id)
+            return None
+        try:
+            game = TableGame.quarantined(table_id, created, journal, self.folder / "tables",
+                                         self.clock, "damaged")
+        except (KeyError, TypeError, ValueError) as exc:
+            log.error("table %s: its settings cannot be read (%s); it is left out", table_id,
+                      exc)
+            return None
+        if problem == "stalled":
+            game.problem, game.stalled = None, True
+        else:
+            game.problem = problem
+        return game
+
+    def reload_table(self, table_id: str) -> TableGame:
+        """Rebuild *table_id* from its logs (thread-safe: it touches no live table).
+
+        :raises StoreUnavailableError: if a file cannot be read now.
+        :raises StoreError, KeyError, TypeError, ValueError: if its journal cannot be read.
+        """
+        journal = self._journal()
+        records = journal.table_records(table_id)
+        return TableGame.restore(table_id, records, journal, self.folder / "tables", self.clock)
+
+    def forget_journal(self, table_id: str) -> None:
+        """Close *table_id*'s journal file (it is opened again by its next use)."""
+        if self.journal is not None:
+            self.journal.forget(table_id)
+
+    def _journal(self) -> Journal:
+        if self.journal is None:
+            raise RuntimeError("the room manager is not started")
+        return self.journal
 
     async def stop(self) -> None:
         """Stop the ticker, say goodbye, close every log."""
@@ -580,6 +657,7 @@ class RoomManager:
             await room.close_all()
             if room._bot_task is not None:
                 room._bot_task.cancel()
+            await room._storage.stop()
             room.game.close()
         if self.journal is not None:
             self.journal.close()
@@ -618,3 +696,73 @@ class RoomManager:
                 await self.tick_all()
             except Exception:  # never let one bad table stop the clock of the others
                 log.exception("ticker error")
+
+
+class _StorageRetry:
+    """Brings a stalled table back (see :meth:`Room._fault`): reload it from its logs in a
+    worker thread, then check in a worker thread that its files can be written; when they can,
+    it resumes. A file locked or a disk full waits (:data:`RETRY_FIRST`, doubling up to
+    :data:`RETRY_MAX`); a file gone or damaged quarantines the table. The event loop never
+    waits for the disk here."""
+
+    def __init__(self) -> None:
+        self.due = 0.0
+        self.wait = RETRY_FIRST
+        self.reload = False
+        self.task: asyncio.Task[None] | None = None
+
+    def reset(self, now: float) -> None:
+        """A fault just happened: reload at the next tick."""
+        self.due, self.wait, self.reload = now, RETRY_FIRST, True
+
+    def start(self, room: Room) -> None:
+        """Try again if it is time and no try is running."""
+        if self.task is not None and not self.task.done():
+            return
+        if room.manager.clock.monotonic() < self.due:
+            return
+        self.task = asyncio.get_running_loop().create_task(self._attempt(room))
+
+    async def stop(self) -> None:
+        if self.task is not None and not self.task.done():
+            self.task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self.task
+
+    async def _attempt(self, room: Room) -> None:
+        async with room.lock:
+            table_id = room.game.table_id
+            try:
+                if self.reload:
+                    fresh = await asyncio.to_thread(room.manager.reload_table, table_id)
+                    fresh.stalled = True
+                    if fresh.problem is None and (fresh.store is not None
+                                                  or fresh.series_file is None):
+                        self.reload = False
+                    room._swap(fresh)
+                    if fresh.problem is not None:
+                        room._changed()  # quarantined: restore found the logs damaged
+                        return
+                    if self.reload:
+                        raise StoreUnavailableError(f"table {table_id}: series log unreadable")
+                await asyncio.to_thread(room.game.probe)
+            except StoreUnavailableError as exc:
+                now = room.manager.clock.monotonic()
+                log.warning("table %s still cannot save (%s); next try in %.1f s", table_id,
+                            exc, self.wait)
+                self.due, self.wait = now + self.wait, min(self.wait * 2, RETRY_MAX)
+                room._changed()
+                return
+            except Exception as exc:  # gone or damaged: it stops for good
+                log.error("table %s is quarantined: %s", table_id, exc)
+                game = room.game
+                game.problem = ("damaged" if room.manager._journal().path_of(table_id).is_file()
+                                and (game.series_file is None
+                                     or (room.manager.folder / "tables" /
+                                         game.series_file).is_file()) else "missing")
+                room._changed()
+                return
+            room.game.stalled = False
+            log.warning("table %s saves again; it resumes", table_id)
+            room._changed()
+        room.schedule_bot()
