@@ -474,18 +474,22 @@ class SeriesStore:
         return record
 
     def probe(self) -> None:
-        """Check that the log can be written now: its file is still there and no other program
-        holds its write lock (taken and dropped; nothing is written).
+        """Check that the log can be written now: its file is still there, and a write that
+        changes nothing (``UPDATE meta SET value = value``) commits.
 
-        :raises StoreUnavailableError: while another program holds the lock.
+        :raises StoreUnavailableError: while another program holds the lock or the disk is full.
         :raises StoreError: if the store is closed or the file vanished.
         """
         connection = self._writable()
         self._identity.check()
         try:
             connection.execute("BEGIN IMMEDIATE")
-            connection.execute("ROLLBACK")
+            connection.execute("UPDATE meta SET value = value WHERE key = 'format'")
+            connection.execute("COMMIT")
         except sqlite3.Error as exc:
+            if connection.in_transaction:
+                with contextlib.suppress(sqlite3.Error):
+                    connection.execute("ROLLBACK")
             raise store_error(f"{self.path}: the series log cannot be written", exc) from None
 
     def export_phh(self, number: int | None = None) -> HandRecord:

@@ -191,6 +191,7 @@ class TableGame:
             raise ValueError(f"table {table_id}: the first record is not 'created'")
         game = cls(table_id, TableSettings.from_dict(created.body["settings"]), journal,
                    folder, clock)
+        game._on_created(created.body)  # its host can still open it and read why
         game.created_at = created.at
         game.problem = problem
         return game

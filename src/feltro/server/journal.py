@@ -151,17 +151,29 @@ class _TableLog:
         return out
 
     def probe(self) -> None:
-        """Take and drop the write lock. :raises StoreUnavailableError: while another program
-        holds it. :raises StoreError: if the file vanished."""
+        """Commit a write that changes nothing (the lock is taken, a page reaches the disk).
+
+        :raises StoreUnavailableError: while another program holds the lock or the disk is
+            full. :raises StoreError: if the file vanished.
+        """
         self.identity.check()
-        try:
-            self.db.execute("BEGIN IMMEDIATE")
-            self.db.execute("ROLLBACK")
-        except sqlite3.Error as exc:
-            raise store_error(f"{self.path}: the table journal cannot be written", exc) from None
+        _probe(self.db, f"{self.path}: the table journal cannot be written")
 
     def close(self) -> None:
         self.db.close()
+
+
+def _probe(db: sqlite3.Connection, message: str) -> None:
+    """Commit ``UPDATE meta SET value = value`` (see :meth:`_TableLog.probe`)."""
+    try:
+        db.execute("BEGIN IMMEDIATE")
+        db.execute("UPDATE meta SET value = value WHERE key = 'format'")
+        db.execute("COMMIT")
+    except sqlite3.Error as exc:
+        if db.in_transaction:
+            with contextlib.suppress(sqlite3.Error):
+                db.execute("ROLLBACK")
+        raise store_error(message, exc) from None
 
 
 def _create_schema(db: sqlite3.Connection) -> None:
