@@ -227,16 +227,9 @@ class Journal:
         return self.tables / f"{table_id}{SUFFIX}"
 
     def table_ids(self) -> list[str]:
-        """Every table with a journal file, oldest file first."""
-        found = []
-        for path in self.tables.glob(f"*{SUFFIX}"):
-            table_id = path.name[:-len(SUFFIX)]
-            if _TABLE_ID.fullmatch(table_id):
-                try:
-                    found.append((path.stat().st_mtime_ns, table_id))
-                except OSError:
-                    continue
-        return [table_id for _, table_id in sorted(found)]
+        """Every table with a journal file (sorted by id)."""
+        names = (path.name[:-len(SUFFIX)] for path in self.tables.glob(f"*{SUFFIX}"))
+        return sorted(name for name in names if _TABLE_ID.fullmatch(name))
 
     def _table(self, table_id: str, *, create: bool = False) -> _TableLog:
         with self._guard:
@@ -262,7 +255,15 @@ class Journal:
         :raises StoreError: if the log is closed, the file vanished or is damaged.
         """
         create = bool(items) and items[0][0] == "created" and table_id not in self._open
-        return self._table(table_id, create=create).append(items, at)
+        table = self._table(table_id, create=create)
+        try:
+            return table.append(items, at)
+        except StoreError:
+            if create:  # no half-made table left behind
+                self.forget(table_id)
+                for extra in ("", "-wal", "-shm"):
+                    table.path.with_name(table.path.name + extra).unlink(missing_ok=True)
+            raise
 
     def table_records(self, table_id: str) -> list[JournalRecord]:
         """Every record of *table_id*, read afresh from its file.

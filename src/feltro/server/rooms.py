@@ -586,10 +586,11 @@ class RoomManager:
         """Open the journal, resume every table, start the ticker."""
         self.journal = Journal(self.folder)
         private_folder(self.folder / "tables")
-        for table_id in self.journal.table_ids():
-            game = self._load(table_id)
-            if game is None:
-                continue
+        loaded = [self._load(table_id) for table_id in self.journal.table_ids()]
+        games = sorted((g for g in loaded if g is not None),
+                       key=lambda g: (g.created_at, g.table_id))  # in the order they were made
+        for game in games:
+            table_id = game.table_id
             if game.problem:
                 log.error("table %s is quarantined (%s)", table_id, game.problem)
             room = Room(game, self)

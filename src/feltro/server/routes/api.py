@@ -16,6 +16,7 @@
 from __future__ import annotations
 
 import io
+import logging
 from typing import Any, Final
 
 from fastapi import APIRouter, HTTPException, Request
@@ -23,7 +24,7 @@ from fastapi.responses import PlainTextResponse, Response
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from feltro import __version__
-from feltro.errors import HistoryError
+from feltro.errors import HistoryError, StoreError
 from feltro.server.histories import player_histories
 from feltro.server.model import TableSettings
 from feltro.server.protocol import (
@@ -37,6 +38,8 @@ from feltro.server.rooms import Room
 from feltro.server.routes import base_url, config_of, creators_of, manager_of, room_of
 from feltro.server.security import TokenBucket
 from feltro.server.views import chips_view
+
+log = logging.getLogger("feltro.server")
 
 __all__ = ["HistoriesRequest", "QrRequest", "router"]
 
@@ -86,6 +89,10 @@ async def create_table(request: Request) -> dict[str, Any]:
         raise HTTPException(422, f"{where}: {first['msg']}") from None
     except ProtocolError as exc:
         raise HTTPException(422 if exc.code is ErrorCode.INVALID else 503, exc.reason) from None
+    except StoreError as exc:  # the details (with paths) go to the log, not to the page
+        log.error("a new table cannot be saved: %s", exc)
+        raise HTTPException(503, "the server cannot save a new table right now; try again "
+                            "in a moment") from None
     table_id = room.game.table_id
     base = base_url(request)
     return {"table_id": table_id, "host_token": token,
