@@ -728,6 +728,29 @@ class TableGame:
             self._log("timing", {"seat": seat, "hand": hand_no, "bank_ms": bank - used,
                                  "timeouts": 0})
 
+    def tick_due(self, now: float) -> bool:
+        """Whether :meth:`tick` at *now* would do something (read-only and cheap: the room
+        runs :meth:`tick`, which may write, in a worker thread only then)."""
+        if (self.problem is not None or self.stalled or self.store is None
+                or self.store.series.is_over):
+            return False
+        series = self.store.series
+        if not series.in_hand:
+            return (not self.paused and self.next_deal_at is not None
+                    and now >= self.next_deal_at)
+        seat_no = series.to_act
+        if seat_no is None:  # pragma: no cover - a dealt hand always has someone to act
+            return False
+        seat = self.seats[seat_no]
+        if seat.away:
+            return now >= self.turn_started + self.settings.bot_seconds
+        if seat.bot is not None:
+            return False
+        if self.connected[seat_no] == 0 and not self.turn_grace:
+            return True
+        limits = self.deadlines()
+        return limits is not None and now >= limits[1]
+
     def tick(self, now: float) -> bool:
         """Do what is due at *now*: deal, auto-play away seats, time out. Returns whether the
         table changed (then its views must be sent)."""

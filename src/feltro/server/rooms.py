@@ -15,13 +15,15 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import json
 import logging
 from collections import deque
 from collections.abc import Awaitable, Callable
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from pydantic import BaseModel
 
@@ -69,6 +71,9 @@ RETRY_MAX = 2.0
 """The longest wait between two tries (the wait doubles from :data:`RETRY_FIRST`)."""
 
 FrameObserver = Callable[["Connection", str, TableGame], None]
+_T = TypeVar("_T")
+WRITERS = 4
+"""Worker threads that run the tables' steps (each commits to disk before it returns)."""
 
 
 def _dumps(body: dict[str, Any]) -> str:
@@ -159,6 +164,7 @@ class Room:
         self._request_addresses: dict[str, str] = {}
         """Request id -> the address it came from (per-address request budget)."""
         self._storage = _StorageRetry()
+        self._tick_task: asyncio.Task[None] | None = None
 
     # --- connections --------------------------------------------------------------------------
 
@@ -225,7 +231,7 @@ class Room:
             return
         async with self.lock:
             try:
-                changed = self._dispatch(conn, message)
+                changed = await self._dispatch(conn, message)
             except ProtocolError as exc:
                 conn.push(error_frame(exc.code, exc.reason, ref=ref, rule=exc.rule))
                 return
@@ -242,7 +248,15 @@ class Room:
                 self._changed()
         self.schedule_bot()
 
-    def _dispatch(self, conn: Connection, message: BaseModel) -> bool:
+    async def _write(self, step: Callable[..., _T], *args: Any) -> _T:
+        """Run one step of the game that may write its logs in a worker thread, so that the
+        event loop never waits for the disk. Called with :attr:`lock` held: nothing else
+        touches the game meanwhile (readers wait for the lock, see :meth:`RoomManager`), and
+        views are built only after the step returns, i.e. after its commit."""
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(self.manager.writers, functools.partial(step, *args))
+
+    async def _dispatch(self, conn: Connection, message: BaseModel) -> bool:
         """Run one message against the game. Returns whether the table changed."""
         game = self.game
         now = self.manager.clock.monotonic()
@@ -267,7 +281,8 @@ class Room:
                         and self.requests_from(conn.address) >= MAX_REQUESTS_PER_ADDRESS):
                     raise ProtocolError(ErrorCode.TOO_MANY_REQUESTS, "too many seat requests "
                                         "from your address are waiting for the host")
-                request, token = game.join(message.name, message.seat, by_host=by_host)
+                request, token = await self._write(functools.partial(
+                    game.join, message.name, message.seat, by_host=by_host))
                 self._request_addresses[request.request_id] = conn.address
                 if not by_host:
                     conn.identity = game.identify_hash(hash_token(token))
@@ -279,16 +294,17 @@ class Room:
                 return True
             case p.Act():
                 seat = self._own_seat(conn, message.seat)
-                applied = game.act(seat, message.id, message.hand, message.turn,
-                                   parse_action(message.action, message.to), now)
+                applied = await self._write(game.act, seat, message.id, message.hand,
+                                            message.turn,
+                                            parse_action(message.action, message.to), now)
                 conn.push(_dumps({"type": "ack", "ref": ref, "duplicate": not applied}))
                 return applied
             case p.StepAway():
-                game.mark_away(self._own_seat(conn, None), "stepped_away")
+                await self._write(game.mark_away, self._own_seat(conn, None), "stepped_away")
             case p.ComeBack():
-                game.come_back(self._own_seat(conn, None))
+                await self._write(game.come_back, self._own_seat(conn, None))
             case _:
-                self._host_command(conn, message, now)
+                await self._write(self._host_command(conn, message, now))
         conn.push(ack)
         return True
 
@@ -342,33 +358,36 @@ class Room:
                                 f"not seat {claimed}")
         return seat
 
-    def _host_command(self, conn: Connection, message: BaseModel, now: float) -> None:
+    def _host_command(self, conn: Connection, message: BaseModel,
+                      now: float) -> Callable[[], object]:
+        """The game step a host command asks for (run by :meth:`_write`)."""
         game = self.game
         if not game.is_host(conn.identity):
             raise ProtocolError(ErrorCode.NOT_HOST, "only the host may do that")
+        call = functools.partial
         match message:
             case p.Accept():
-                game.accept(message.request_id, message.seat)
+                return call(game.accept, message.request_id, message.seat)
             case p.Refuse():
-                game.refuse(message.request_id)
+                return call(game.refuse, message.request_id)
             case p.AddBot():
-                game.add_bot(message.kind, message.seat, message.name)
+                return call(game.add_bot, message.kind, message.seat, message.name)
             case p.RemoveBot():
-                game.remove(message.seat, bot=True)
+                return call(game.remove, message.seat, bot=True)
             case p.RemovePlayer():
-                game.remove(message.seat, bot=False)
+                return call(game.remove, message.seat, bot=False)
             case p.MarkAway():
-                game.mark_away(message.seat, "host")
+                return call(game.mark_away, message.seat, "host")
             case p.PassHost():
-                game.pass_host(message.seat)
+                return call(game.pass_host, message.seat)
             case p.Start():
-                game.start(now)
+                return call(game.start, now)
             case p.Pause():
-                game.pause()
+                return call(game.pause)
             case p.Resume():
-                game.resume(now)
+                return call(game.resume, now)
             case p.EndSeries():
-                game.end(now)
+                return call(game.end, now)
             case _:  # pragma: no cover - parse_client_message knows only these types
                 raise ProtocolError(ErrorCode.UNKNOWN_TYPE, "unknown message")
 
@@ -401,7 +420,10 @@ class Room:
                    if origin == address and request_id in pending)
 
     async def tick(self) -> None:
-        """Deal, time out and auto-play what is due; push views when something changed."""
+        """Deal, time out and auto-play what is due (in a task of its own, so that the ticker
+        never waits for a disk); push views when something changed."""
+        if self.lock.locked():  # a step is running (it sends its views); next tick
+            return
         game = self.game
         self.sweep()
         if game.stalled and game.problem is None:
@@ -409,9 +431,23 @@ class Room:
             return
         if game.problem is not None or game.store is None:
             return
+        if game.tick_due(self.manager.clock.monotonic()):
+            if self._tick_task is None or self._tick_task.done():
+                self._tick_task = asyncio.get_running_loop().create_task(self._tick_step())
+            return
+        flag = self._last_hand()
+        if flag != self._last_hand_flag:
+            self._last_hand_flag = flag
+            self._changed()
+        self.schedule_bot()
+
+    async def _tick_step(self) -> None:
         async with self.lock:
+            game = self.game
+            if game.stalled or game.problem is not None:
+                return
             try:
-                changed = game.tick(self.manager.clock.monotonic())
+                changed = await self._write(game.tick, self.manager.clock.monotonic())
             except StoreError as exc:
                 self._fault(exc)
                 return
@@ -431,6 +467,8 @@ class Room:
         """Start the due bot decision, if any, in a worker thread."""
         if self._bot_task is not None and not self._bot_task.done():
             return
+        if self.lock.locked():  # a step is running; it calls this again when it is done
+            return
         turn = self.game.bot_turn(self.manager.clock.monotonic())
         if turn is not None:
             self._bot_task = asyncio.get_running_loop().create_task(self._run_bot(turn))
@@ -447,7 +485,8 @@ class Room:
             action = None
         async with self.lock:
             try:
-                changed = self.game.bot_act(turn, action, self.manager.clock.monotonic())
+                changed = await self._write(self.game.bot_act, turn, action,
+                                            self.manager.clock.monotonic())
             except StoreError as exc:
                 self._bot_task = None
                 self._fault(exc)
@@ -581,6 +620,8 @@ class RoomManager:
         self.frame_observer: FrameObserver | None = None
         """Tests: called with every frame queued for a connection, with the game it came from."""
         self._ticker: asyncio.Task[None] | None = None
+        self.writers = ThreadPoolExecutor(WRITERS, thread_name_prefix="feltro-write")
+        """Where the tables' steps run (:meth:`Room._write`), apart from the bots' threads."""
 
     async def start(self) -> None:
         """Open the journal, resume every table, start the ticker."""
@@ -656,9 +697,12 @@ class RoomManager:
                 await self._ticker
         for room in self.rooms.values():
             await room.close_all()
-            if room._bot_task is not None:
-                room._bot_task.cancel()
+            for task in (room._bot_task, room._tick_task):
+                if task is not None:
+                    task.cancel()
             await room._storage.stop()
+        self.writers.shutdown(wait=True)  # the steps in progress finish their commits
+        for room in self.rooms.values():
             room.game.close()
         if self.journal is not None:
             self.journal.close()

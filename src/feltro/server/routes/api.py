@@ -119,13 +119,18 @@ def _limit_creation(request: Request) -> None:
 
 @router.get("/api/tables")
 async def list_tables(request: Request) -> list[dict[str, Any]]:
-    return [_summary(room) for room in manager_of(request).rooms.values()]
+    summaries = []
+    for room in list(manager_of(request).rooms.values()):
+        async with room.lock:  # a table's step runs in a worker thread: read between steps
+            summaries.append(_summary(room))
+    return summaries
 
 
 @router.get("/api/tables/{table_id}")
 async def table_summary(table_id: str, request: Request) -> dict[str, Any]:
     room = room_of(request, table_id)
-    summary = _summary(room)
+    async with room.lock:
+        summary = _summary(room)
     summary["join_url"] = f"{base_url(request)}join/{table_id}"
     summary["settings"] = room.game.settings.to_dict()
     return summary
@@ -145,16 +150,18 @@ async def any_qr(body: QrRequest) -> Response:
 
 @router.post("/api/tables/{table_id}/histories")
 async def histories(table_id: str, body: HistoriesRequest, request: Request) -> Response:
-    game = room_of(request, table_id).game
-    identity = game.identify(body.token)
-    if identity is None or identity.role != "player" or identity.seat is None:
-        raise HTTPException(403, "that is not a seat token of this table")
-    if game.store is None:
-        raise HTTPException(409, "the series has not started")
-    try:
-        text = player_histories(game.store, identity.seat)
-    except HistoryError as exc:
-        raise HTTPException(409, str(exc)) from None
+    room = room_of(request, table_id)
+    async with room.lock:
+        game = room.game
+        identity = game.identify(body.token)
+        if identity is None or identity.role != "player" or identity.seat is None:
+            raise HTTPException(403, "that is not a seat token of this table")
+        if game.store is None:
+            raise HTTPException(409, "the series has not started")
+        try:
+            text = player_histories(game.store, identity.seat)
+        except HistoryError as exc:
+            raise HTTPException(409, str(exc)) from None
     name = f"feltro-{table_id}-seat{identity.seat}.phhs"
     return Response(text, media_type="text/plain; charset=utf-8",
                     headers={"Content-Disposition": f'attachment; filename="{name}"',
@@ -163,7 +170,9 @@ async def histories(table_id: str, body: HistoriesRequest, request: Request) -> 
 
 @router.get("/api/tables/{table_id}/chips")
 async def chips(table_id: str, request: Request) -> dict[str, Any]:
-    return chips_view(room_of(request, table_id).game.snapshot())
+    room = room_of(request, table_id)
+    async with room.lock:
+        return chips_view(room.game.snapshot())
 
 
 def _summary(room: Room) -> dict[str, Any]:
