@@ -14,6 +14,7 @@ import json
 import sqlite3
 import subprocess
 import sys
+import threading
 import time
 import types
 from collections.abc import Callable
@@ -444,3 +445,27 @@ def test_a_damaged_page_in_a_table_journal_quarantines_only_that_table(tmp_path:
         assert phone.state is not None
         assert phone.state["table"]["problem"] == t("table_problem.damaged", "en")
         _no_path(frames, data)
+
+
+# --- commits off the event loop ---------------------------------------------------------------
+
+
+def test_commits_run_in_writer_threads_not_on_the_event_loop(tmp_path: Path,
+                                                             monkeypatch: pytest.MonkeyPatch
+                                                             ) -> None:
+    threads: list[str] = []
+    real = feltro.store.SeriesStore._append
+
+    def spy(self: Any, *args: Any, **options: Any) -> None:
+        threads.append(threading.current_thread().name)
+        real(self, *args, **options)
+
+    monkeypatch.setattr(feltro.store.SeriesStore, "_append", spy)
+    with harness_at(tmp_path / "data") as h:
+        _created, host, players = seat_table(h, ["Ana", "Bruno"], bots=("station",))
+        for n in range(6):
+            phone, legal = _turn(h, players)
+            assert _act(phone, legal, f"a{n}")["type"] == "ack"
+        host.until(lambda f: f["type"] == "state" and f["table"]["hand"] is not None)
+    assert len(threads) > 6
+    assert all(name.startswith("feltro-write") for name in threads), set(threads)
