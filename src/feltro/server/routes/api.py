@@ -119,11 +119,10 @@ def _limit_creation(request: Request) -> None:
 
 @router.get("/api/tables")
 async def list_tables(request: Request) -> list[dict[str, Any]]:
-    summaries = []
-    for room in list(manager_of(request).rooms.values()):
-        async with room.lock:  # a table's step runs in a worker thread: read between steps
-            summaries.append(_summary(room))
-    return summaries
+    # No room lock here: one table stuck in a slow write must not hang the list. A summary
+    # reads only values that are set in one go (a step in a writer thread cannot be caught
+    # half-way through them); the routes that read a table's hand take its lock.
+    return [_summary(room) for room in list(manager_of(request).rooms.values())]
 
 
 @router.get("/api/tables/{table_id}")
