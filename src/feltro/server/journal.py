@@ -116,8 +116,15 @@ class _TableLog:
             self.db.close()
             raise StoreError(f"{path}: records of this table were lost ({meta['damaged']})")
         self.identity = FileIdentity(path)
+        self.busy = threading.Lock()
+        """One transaction at a time, whichever thread asks (a room's writer thread, or the
+        event loop for the rare write it makes itself)."""
 
     def append(self, items: Sequence[tuple[str, Mapping[str, Any]]], at: str) -> list[int]:
+        with self.busy:
+            return self._append(items, at)
+
+    def _append(self, items: Sequence[tuple[str, Mapping[str, Any]]], at: str) -> list[int]:
         rows = [(kind, json.dumps(body, separators=(",", ":"), sort_keys=True), at)
                 for kind, body in items]
         db = self.db
@@ -143,9 +150,10 @@ class _TableLog:
         """
         out: list[JournalRecord] = []
         try:
-            for seq, kind, body, at in self.db.execute(
-                    "SELECT seq, kind, body, at FROM events ORDER BY seq"):
-                out.append(_record(seq, self.table_id, kind, body, at))
+            with self.busy:
+                rows = self.db.execute("SELECT seq, kind, body, at FROM events "
+                                       "ORDER BY seq").fetchall()
+            out = [_record(seq, self.table_id, kind, body, at) for seq, kind, body, at in rows]
         except sqlite3.Error as exc:
             raise store_error(f"{self.path}: the table journal cannot be read", exc) from None
         return out
@@ -157,10 +165,12 @@ class _TableLog:
             full. :raises StoreError: if the file vanished.
         """
         self.identity.check()
-        _probe(self.db, f"{self.path}: the table journal cannot be written")
+        with self.busy:
+            _probe(self.db, f"{self.path}: the table journal cannot be written")
 
     def close(self) -> None:
-        self.db.close()
+        with self.busy:
+            self.db.close()
 
 
 def _probe(db: sqlite3.Connection, message: str) -> None:
