@@ -7,6 +7,7 @@ import contextlib
 from collections.abc import Iterator
 from pathlib import Path
 
+import pytest
 from srvkit import Harness, Phone, harness_at, seat_table
 
 from feltro.server.rooms import (
@@ -203,3 +204,28 @@ def test_a_client_that_never_reads_is_dropped() -> None:
         return conn.closing and len(conn._queue) <= 1
 
     assert asyncio.run(run())
+
+
+def test_language_changes_reuse_the_tables_snapshot(harness: Harness,
+                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    created, _host, _players = seat_table(harness, [], bots=("station", "station"),
+                                          start=False)
+    table_id = created["table_id"]
+    watchers = []
+    for _ in range(12):
+        watchers.append(harness.phone(table_id))
+        watchers[-1].hello()
+    game = harness.game(table_id)
+    calls = []
+    real = game.snapshot
+    monkeypatch.setattr(game, "snapshot", lambda *a, **k: calls.append(1) or real(*a, **k))
+    for round_ in range(3):
+        for w in watchers:
+            w.send(type="set_lang", lang=["pt-PT", "pt-BR", "en"][round_], id="l")
+            w.reply("l")
+            w.until_type("state")
+    assert len(calls) <= 3  # 36 language changes, at most one snapshot per second of clock
+    for w in watchers:
+        w.send(type="set_lang", lang="en", id="same")
+        assert w.reply("same")["type"] == "ack"
+    assert all(not any(f["type"] == "state" for f in w.drain(0.05)) for w in watchers)

@@ -121,3 +121,37 @@ def test_random_frames_get_an_answer_and_lose_no_chip(
     phone.until_type("pong")
     if who == "stranger":
         phone.close()
+
+
+def test_an_action_id_reused_on_a_later_turn_is_refused_not_swallowed(harness: Harness) -> None:
+    from srvkit import wait_legal
+
+    _created, host, players = seat_table(harness, ["Ana", "Bruno"])
+    hand = host.until(lambda f: f["type"] == "state" and f["table"]["hand"] is not None
+                      and f["table"]["hand"]["to_act"] is not None)["table"]["hand"]
+    first = players[hand["to_act"]]
+    legal = wait_legal(first, hand["number"], hand["turn"])
+    first.send(type="act", id="same", hand=legal["hand"], turn=legal["turn"],
+               action="check" if legal["check"] else "call")
+    assert first.reply("same")["duplicate"] is False
+    # The other player answers until the first one is to act again, on a new turn.
+    other = next(p for p in players.values() if p is not first)
+    done = {(legal["hand"], legal["turn"])}
+    while True:
+        hand = host.until(lambda f: f["type"] == "state" and f["table"]["hand"] is not None
+                          and f["table"]["hand"]["to_act"] is not None
+                          and (f["table"]["hand"]["number"], f["table"]["hand"]["turn"])
+                          not in done)["table"]["hand"]
+        done.add((hand["number"], hand["turn"]))
+        actor = players[hand["to_act"]]
+        legal = wait_legal(actor, hand["number"], hand["turn"])
+        if actor is first:
+            break
+        other.send(type="act", id=f"o{hand['turn']}", hand=legal["hand"], turn=legal["turn"],
+                   action="check" if legal["check"] else "call")
+    first.send(type="act", id="same", hand=legal["hand"], turn=legal["turn"],
+               action="check" if legal["check"] else "call")
+    refused = first.reply("same")
+    assert refused["type"] == "error"
+    assert refused["code"] == "invalid"
+    assert "new id" in refused["reason"]

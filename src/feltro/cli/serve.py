@@ -78,6 +78,12 @@ def serve(
     host_name: Annotated[list[str] | None, typer.Option(
         "--host-name", help="Another name this server answers to, e.g. a tunnel's or a reverse "
         "proxy's (repeatable). Requests for any other name are refused (DNS rebinding).")] = None,
+    archive_after: Annotated[float, typer.Option(
+        min=0.01, help="Hours a finished table stays live before it is archived (its players "
+        "keep their results and hand histories).")] = 6.0,
+    abandon_after: Annotated[float, typer.Option(
+        min=0.01, help="Hours without any connection after which a started table is "
+        "archived as it stands.")] = 24.0,
     log_level: Annotated[str, typer.Option(help="uvicorn log level.")] = "warning",
 ) -> None:
     """Host a home game that friends join from their phones (no accounts, no internet)."""
@@ -85,6 +91,7 @@ def serve(
     import uvicorn
 
     from feltro.server.app import ServerConfig, create_app
+    from feltro.server.archive import Lifecycle
     from feltro.server.guard import allowed_host_names
 
     bind = "0.0.0.0" if lan else "127.0.0.1"  # every interface only with --lan, on purpose
@@ -93,7 +100,9 @@ def serve(
     folder = data or default_data_dir()
     config = ServerConfig(data_dir=folder, public_url=url if lan else None,
                           allowed_origins=tuple(allow_origin or ()),
-                          allowed_hosts=allowed_host_names([address, *(host_name or ())]))
+                          allowed_hosts=allowed_host_names([address, *(host_name or ())]),
+                          lifecycle=Lifecycle(finished_after=archive_after * 3600,
+                                              abandoned_after=abandon_after * 3600))
     _raise_file_limit()
     typer.echo(f"feltro is serving at {url}")
     segno.make(url, error="m").terminal(compact=True)

@@ -36,7 +36,8 @@ def create_app(config: ServerConfig) -> FastAPI:
     """The feltro server application (see the module docstring)."""
     manager = RoomManager(config.data_dir, config.clock, tick_interval=config.tick_interval,
                           max_tables=config.max_tables, rate=config.rate, burst=config.burst,
-                          max_spectators=config.max_connections_per_table)
+                          max_spectators=config.max_connections_per_table,
+                          lifecycle=config.lifecycle)
     app = FastAPI(title="feltro", version=__version__, lifespan=_lifespan, docs_url=None,
                   redoc_url=None, openapi_url=None)
     serve_state(app, config, manager)

@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from feltro.server.archive import Lifecycle
 from feltro.server.clock import Clock, SystemClock
 
 __all__ = ["STATIC", "ServerConfig"]
@@ -37,6 +38,8 @@ class ServerConfig:
     create_per_minute: float = 10.0
     """Tables one client address may create per minute (the server's own machine: any)."""
     static_dir: Path = STATIC
+    lifecycle: Lifecycle = field(default_factory=Lifecycle)
+    """When finished, abandoned and unused tables leave memory (:mod:`feltro.server.archive`)."""
     allowed_hosts: frozenset[str] | None = None
     """Host names this server answers to (:mod:`feltro.server.guard`); ``None``: any."""
     max_body_bytes: int = 16 * 1024

@@ -117,7 +117,7 @@ class TableGame:
         self.turn_grace = False
         self.next_deal_at: float | None = None
         self._bot_pending: tuple[int, int] | None = None
-        self._recent: dict[int, OrderedDict[str, None]] = {}
+        self._recent: dict[int, OrderedDict[str, tuple[int, int]]] = {}
         self._hand_log: HandLog | None = None
 
     # --- creation and restart -------------------------------------------------------------
@@ -678,7 +678,12 @@ class TableGame:
         """
         recent = self._recent.setdefault(seat, OrderedDict())
         if action_id in recent:
-            return False
+            if recent[action_id] == (hand_no, turn):
+                return False  # the same decision sent again (a retry after a reconnect)
+            used_hand, used_turn = recent[action_id]
+            raise ProtocolError(ErrorCode.INVALID, f"action id {action_id!r} was already used "
+                                f"for hand {used_hand} turn {used_turn}; send each decision "
+                                "with a new id")
         self._require_play()
         store = self._store()
         series = store.series
@@ -705,7 +710,7 @@ class TableGame:
             code = _FALLBACK_RULE_CODES.get(exc.rule, ErrorCode.ILLEGAL_ACTION)
             raise ProtocolError(code, positions_to_seats(str(exc), order),
                                 rule=exc.rule) from None
-        recent[action_id] = None
+        recent[action_id] = (hand_no, turn)
         if len(recent) > _RECENT_IDS:
             recent.popitem(last=False)
         self._note_own_decision(seat, hand_no, now)

@@ -18,7 +18,7 @@ import contextlib
 import functools
 import json
 import logging
-from collections import deque
+from collections import OrderedDict, deque
 from collections.abc import Awaitable, Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
@@ -32,14 +32,22 @@ from feltro.bots import checked_action
 from feltro.errors import StoreError, StoreUnavailableError
 from feltro.paths import private_folder
 from feltro.server import protocol as p
+from feltro.server.archive import MAX_ARCHIVED, ArchivedTable, Lifecycle
 from feltro.server.clock import Clock, epoch_ms
 from feltro.server.game import TableGame, problem_text
-from feltro.server.journal import Journal
+from feltro.server.journal import Journal, JournalRecord
 from feltro.server.model import BotTurn, Identity, TableSettings, parse_action
 from feltro.server.protocol import ErrorCode, ProtocolError, error_frame
 from feltro.server.security import TokenBucket, hash_token, new_id
 from feltro.server.snapshot import TableSnapshot
-from feltro.server.views import dump, state_frame, table_view, you_view
+from feltro.server.views import (
+    chips_view,
+    dump,
+    state_frame,
+    summary_view,
+    table_view,
+    you_view,
+)
 
 __all__ = ["Connection", "Room", "RoomManager"]
 
@@ -61,6 +69,12 @@ MAX_REQUESTS_PER_ADDRESS = 4
 MAX_CONNECTIONS_PER_SEAT = 4
 """Devices one seat (or the host) may have open at once; the oldest goes first."""
 _LOOPBACK = frozenset({"127.0.0.1", "::1", "localhost"})
+EXPIRY_INTERVAL = 5.0
+"""Seconds between two looks at which tables should leave memory."""
+_ENDINGS = frozenset({"archived", "expired"})
+SNAPSHOT_REUSE_SECONDS = 1.0
+"""A state asked for between two changes of the table reuses the last snapshot this young
+(its countdowns are still right to the second)."""
 ORPHAN_SECONDS = 30.0
 """A seat request whose every connection closed is withdrawn after this long."""
 FLOOD_LIMIT = 200
@@ -159,6 +173,13 @@ class Room:
         self.version = 0
         self._last_hand_flag = False
         self._bot_task: asyncio.Task[None] | None = None
+        now = manager.clock.monotonic()
+        self.idle_since: float | None = now
+        """When its last connection closed (``None`` while someone is connected)."""
+        self.over_since: float | None = None
+        """When its series was first seen over."""
+        self._latest: tuple[int, TableSnapshot, dict[str, str]] | None = None
+        """The snapshot and public texts (per language) of the current version."""
         self._orphans: dict[str, float] = {}
         """Pending request id -> when its last connection was seen gone."""
         self._request_addresses: dict[str, str] = {}
@@ -191,12 +212,15 @@ class Room:
         if observer is not None:
             conn.observe = lambda text: observer(conn, text, self.game)
         self.connections.add(conn)
+        self.idle_since = None
 
     async def detach(self, conn: Connection) -> None:
         """A websocket closed."""
         self.connections.discard(conn)
         conn.closing = True
         conn._wake.set()
+        if not self.connections:
+            self.idle_since = self.manager.clock.monotonic()
         if conn.seat is not None:
             async with self.lock:
                 self._count_connections(conn.seat)
@@ -266,9 +290,10 @@ class Room:
             case p.Hello():
                 return self._hello(conn, message)
             case p.SetLang():
-                conn.lang = message.lang
                 conn.push(ack)
-                self._send_state(conn)
+                if message.lang != conn.lang:
+                    conn.lang = message.lang
+                    self._send_state(conn)
                 return False
             case p.Join():
                 refused = (conn.identity is not None and conn.identity.role == "pending"
@@ -413,6 +438,15 @@ class Room:
                     self.game.refuse(request.request_id)
                     self._changed()
 
+    def archived(self) -> ArchivedTable:
+        """What remains of this table once it leaves memory."""
+        game = self.game
+        snap = game.snapshot()
+        summary = summary_view(snap, game.created_at)
+        summary["status"] = "archived"
+        seats = {s.token_hash: s.seat for s in game.seats.values() if s.token_hash is not None}
+        return ArchivedTable(game.table_id, summary, chips_view(snap), seats, game.series_file)
+
     def requests_from(self, address: str) -> int:
         """Seat requests waiting for the host that were made from *address*."""
         pending = {r.request_id for r in self.game.pending_requests()}
@@ -431,6 +465,8 @@ class Room:
             return
         if game.problem is not None or game.store is None:
             return
+        if self.over_since is None and game.is_over:
+            self.over_since = self.manager.clock.monotonic()
         if game.tick_due(self.manager.clock.monotonic()):
             if self._tick_task is None or self._tick_task.done():
                 self._tick_task = asyncio.get_running_loop().create_task(self._tick_step())
@@ -555,6 +591,7 @@ class Room:
         texts: dict[str, str] = {}
         clock = self.manager.clock
         snap = game.snapshot(clock.monotonic(), clock.wall())
+        self._latest = (self.version, snap, texts)
         for conn in self.connections:
             if conn.hello and not conn.closing:
                 self._send_state(conn, snap, texts)
@@ -563,8 +600,17 @@ class Room:
                     texts: dict[str, str] | None = None) -> None:
         """Queue *conn*'s ``state``; *texts* caches the public part per language."""
         if snap is None:
+            # A late joiner or a language change between two changes of the table gets the
+            # snapshot (and the public texts) everyone else got: cheap however often asked.
             clock = self.manager.clock
-            snap = self.game.snapshot(clock.monotonic(), clock.wall())
+            latest = self._latest
+            if (latest is not None and latest[0] == self.version
+                    and clock.monotonic() - latest[1].mono_now < SNAPSHOT_REUSE_SECONDS):
+                _, snap, texts = latest
+            else:
+                snap = self.game.snapshot(clock.monotonic(), clock.wall())
+                texts = {}
+                self._latest = (self.version, snap, texts)
         texts = {} if texts is None else texts
         if conn.lang not in texts:
             texts[conn.lang] = dump(table_view(snap, conn.lang))
@@ -606,7 +652,7 @@ class RoomManager:
 
     def __init__(self, folder: str | Path, clock: Clock, *, tick_interval: float = 0.05,
                  max_tables: int = 500, rate: float = 20.0, burst: float = 40.0,
-                 max_spectators: int = 64) -> None:
+                 max_spectators: int = 64, lifecycle: Lifecycle | None = None) -> None:
         self.folder = Path(folder)
         self.max_spectators = max_spectators
         """Connections of one table that watch without a seat."""
@@ -616,6 +662,10 @@ class RoomManager:
         self.rate, self.burst = rate, burst
         self.boot = new_id(6)
         self.rooms: dict[str, Room] = {}
+        self.archive: OrderedDict[str, ArchivedTable] = OrderedDict()
+        """Tables that left memory, oldest first (:mod:`feltro.server.archive`)."""
+        self.lifecycle = lifecycle or Lifecycle()
+        self._next_expiry = 0.0
         self.journal: Journal | None = None
         self.frame_observer: FrameObserver | None = None
         """Tests: called with every frame queued for a connection, with the game it came from."""
@@ -645,7 +695,13 @@ class RoomManager:
         ``None`` when not even its settings can."""
         journal = self._journal()
         try:
-            return self.reload_table(table_id)
+            records = journal.table_records(table_id)
+            ending = next((r for r in reversed(records) if r.kind in _ENDINGS), None)
+            if ending is not None:
+                self._restore_ending(table_id, ending)
+                return None
+            return TableGame.restore(table_id, records, journal, self.folder / "tables",
+                                     self.clock)
         except StoreUnavailableError as exc:
             log.warning("table %s cannot be read now (%s); it will be retried", table_id, exc)
             problem = "stalled"
@@ -689,6 +745,59 @@ class RoomManager:
             raise RuntimeError("the room manager is not started")
         return self.journal
 
+    def _restore_ending(self, table_id: str, record: JournalRecord) -> None:
+        if record.kind != "archived":
+            return  # an expired lobby: nothing to keep
+        try:
+            self._remember(ArchivedTable.from_record(table_id, record.body))
+        except (KeyError, TypeError, ValueError) as exc:
+            log.error("archived table %s cannot be read: %s", table_id, exc)
+
+    def _remember(self, table: ArchivedTable) -> None:
+        self.archive[table.table_id] = table
+        self.archive.move_to_end(table.table_id)
+        while len(self.archive) > MAX_ARCHIVED:
+            self.archive.popitem(last=False)
+
+    def live_tables(self) -> int:
+        """Tables in their lobby or being played (what the table limit counts)."""
+        return sum(1 for room in self.rooms.values() if room.game.status not in ("over",))
+
+    async def expire(self) -> None:
+        """Archive tables that are over or abandoned, drop lobbies nobody uses
+        (:class:`~feltro.server.archive.Lifecycle`)."""
+        now = self.clock.monotonic()
+        for table_id, room in list(self.rooms.items()):
+            game = room.game
+            status = game.status
+            fate = self.lifecycle.fate(
+                status=status,
+                over_for=None if room.over_since is None else now - room.over_since,
+                idle_for=None if room.idle_since is None else now - room.idle_since)
+            if fate == "keep" or self.journal is None:
+                continue
+            if room.lock.locked() or game.stalled:  # a step in a writer thread, or a stall
+                continue
+            at = self.clock.wall().isoformat()
+            try:
+                if fate == "archive":
+                    table = room.archived()
+                    self.journal.append(table_id, "archived", table.to_record(), at)
+                    self._remember(table)
+                else:
+                    self.journal.append(table_id, "expired", {}, at)
+            except StoreError as exc:
+                log.error("table %s cannot be archived yet: %s", table_id, exc)
+                continue
+            await room.close_all()
+            for task in (room._bot_task, room._tick_task):
+                if task is not None:
+                    task.cancel()
+            await room._storage.stop()
+            game.close()
+            del self.rooms[table_id]
+            log.info("table %s %s", table_id, "archived" if fate == "archive" else "expired")
+
     async def stop(self) -> None:
         """Stop the ticker, say goodbye, close every log."""
         if self._ticker is not None:
@@ -721,7 +830,7 @@ class RoomManager:
         """
         if self.journal is None:
             raise RuntimeError("the room manager is not started")
-        if len(self.rooms) >= self.max_tables:
+        if self.live_tables() >= self.max_tables:
             raise ProtocolError(ErrorCode.NOT_NOW, "this server holds too many tables")
         game, token = TableGame.create(settings, self.journal, self.folder / "tables",
                                        self.clock)
@@ -730,9 +839,13 @@ class RoomManager:
         return room, token
 
     async def tick_all(self) -> None:
-        """One tick of every room."""
+        """One tick of every room; now and then, the tables' lifecycle."""
         for room in list(self.rooms.values()):
             await room.tick()
+        now = self.clock.monotonic()
+        if now >= self._next_expiry:
+            self._next_expiry = now + EXPIRY_INTERVAL
+            await self.expire()
 
     async def _tick_forever(self) -> None:
         while True:

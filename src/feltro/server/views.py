@@ -303,6 +303,15 @@ def _legal(legal: LegalActions, key: tuple[int, int], order: tuple[int, ...]) ->
 # --- other ----------------------------------------------------------------------------------
 
 
+def summary_view(snap: TableSnapshot, created_at: str) -> dict[str, Any]:
+    """``GET /api/tables`` and ``/api/tables/{id}``: a table's public summary (no secrets)."""
+    return {"table_id": snap.table_id, "name": snap.settings.name, "status": snap.status,
+            "seats": snap.settings.seats, "occupied": len(snap.seats),
+            "players": [{"seat": s.seat, "name": s.name, "bot": s.bot}
+                        for s in sorted(snap.seats.values(), key=lambda s: s.seat)],
+            "created_at": created_at}
+
+
 def chips_view(snap: TableSnapshot) -> dict[str, Any]:
     """``GET /api/tables/{id}/chips``: every player's chips after each hand."""
     series = snap.series

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import io
 import logging
+from pathlib import Path
 from typing import Any, Final
 
 from fastapi import APIRouter, HTTPException, Request
@@ -24,7 +25,7 @@ from fastapi.responses import PlainTextResponse, Response
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from feltro import __version__
-from feltro.errors import HistoryError, StoreError
+from feltro.errors import FeltroError, HistoryError, StoreError
 from feltro.server.histories import player_histories
 from feltro.server.model import TableSettings
 from feltro.server.protocol import (
@@ -36,14 +37,14 @@ from feltro.server.protocol import (
 )
 from feltro.server.rooms import Room
 from feltro.server.routes import base_url, config_of, creators_of, manager_of, room_of
-from feltro.server.security import TokenBucket
-from feltro.server.views import chips_view
-
-log = logging.getLogger("feltro.server")
+from feltro.server.security import TokenBucket, hash_token
+from feltro.server.views import chips_view, summary_view
+from feltro.store import SeriesStore
 
 __all__ = ["HistoriesRequest", "QrRequest", "router"]
 
 router = APIRouter()
+log = logging.getLogger("feltro.server")
 
 _LOOPBACK: Final = frozenset({"127.0.0.1", "::1"})
 
@@ -119,14 +120,14 @@ def _limit_creation(request: Request) -> None:
 
 @router.get("/api/tables")
 async def list_tables(request: Request) -> list[dict[str, Any]]:
-    # No room lock here: one table stuck in a slow write must not hang the list. A summary
-    # reads only values that are set in one go (a step in a writer thread cannot be caught
-    # half-way through them); the routes that read a table's hand take its lock.
-    return [_summary(room) for room in list(manager_of(request).rooms.values())]
+    return [_summary(room) for room in manager_of(request).rooms.values()]
 
 
 @router.get("/api/tables/{table_id}")
 async def table_summary(table_id: str, request: Request) -> dict[str, Any]:
+    archived = manager_of(request).archive.get(table_id)
+    if archived is not None and table_id not in manager_of(request).rooms:
+        return dict(archived.summary)
     room = room_of(request, table_id)
     async with room.lock:
         summary = _summary(room)
@@ -149,19 +150,28 @@ async def any_qr(body: QrRequest) -> Response:
 
 @router.post("/api/tables/{table_id}/histories")
 async def histories(table_id: str, body: HistoriesRequest, request: Request) -> Response:
-    room = room_of(request, table_id)
-    async with room.lock:
-        game = room.game
-        identity = game.identify(body.token)
-        if identity is None or identity.role != "player" or identity.seat is None:
+    manager = manager_of(request)
+    archived = manager.archive.get(table_id)
+    if archived is not None and table_id not in manager.rooms:
+        seat = archived.seat_of(hash_token(body.token))
+        if seat is None:
             raise HTTPException(403, "that is not a seat token of this table")
-        if game.store is None:
-            raise HTTPException(409, "the series has not started")
-        try:
-            text = player_histories(game.store, identity.seat)
-        except HistoryError as exc:
-            raise HTTPException(409, str(exc)) from None
-    name = f"feltro-{table_id}-seat{identity.seat}.phhs"
+        text = _archived_histories(manager.folder / "tables", archived.series_file, seat)
+    else:
+        room = room_of(request, table_id)
+        async with room.lock:  # a table's step runs in a writer thread: read between steps
+            game = room.game
+            identity = game.identify(body.token)
+            if identity is None or identity.role != "player" or identity.seat is None:
+                raise HTTPException(403, "that is not a seat token of this table")
+            if game.store is None:
+                raise HTTPException(409, "the series has not started")
+            seat = identity.seat
+            try:
+                text = player_histories(game.store, seat)
+            except HistoryError as exc:
+                raise HTTPException(409, str(exc)) from None
+    name = f"feltro-{table_id}-seat{seat}.phhs"
     return Response(text, media_type="text/plain; charset=utf-8",
                     headers={"Content-Disposition": f'attachment; filename="{name}"',
                              "Cache-Control": "no-store"})
@@ -169,18 +179,34 @@ async def histories(table_id: str, body: HistoriesRequest, request: Request) -> 
 
 @router.get("/api/tables/{table_id}/chips")
 async def chips(table_id: str, request: Request) -> dict[str, Any]:
+    manager = manager_of(request)
+    archived = manager.archive.get(table_id)
+    if archived is not None and table_id not in manager.rooms:
+        return dict(archived.chips)
     room = room_of(request, table_id)
     async with room.lock:
         return chips_view(room.game.snapshot())
 
 
+def _archived_histories(folder: Path, series_file: str | None, seat: int) -> str:
+    """A player's hand histories from an archived table's series log (opened for the
+    moment of the download)."""
+    if series_file is None:
+        raise HTTPException(409, "the series never started")
+    try:
+        with SeriesStore.open(folder / series_file) as store:
+            return player_histories(store, seat)
+    except (FeltroError, OSError) as exc:
+        log.error("histories of an archived table: %s", exc)
+        raise HTTPException(409, "the hand histories of this table cannot be read") from None
+
+
 def _summary(room: Room) -> dict[str, Any]:
-    game = room.game
-    return {"table_id": game.table_id, "name": game.settings.name, "status": game.status,
-            "seats": game.settings.seats, "occupied": len(game.seats),
-            "players": [{"seat": s.seat, "name": s.name, "bot": s.bot}
-                        for s in sorted(game.seats.values(), key=lambda s: s.seat)],
-            "created_at": game.created_at}
+    """A table's summary, without waiting: while a step runs in a writer thread (its lock is
+    held), the state last sent to its players; else the table as it is."""
+    latest = room._latest
+    snap = latest[1] if room.lock.locked() and latest is not None else room.game.snapshot()
+    return summary_view(snap, room.game.created_at)
 
 
 def qr_svg(text: str) -> bytes:

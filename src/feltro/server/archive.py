@@ -1,0 +1,78 @@
+"""Tables that are over, kept small: what their players may still ask for once a table leaves
+memory (:class:`ArchivedTable`), and when a table leaves it (:class:`Lifecycle`).
+
+A table is live while it is in its lobby or being played; only live tables count against the
+server's limit. A table that is over is archived after :attr:`Lifecycle.finished_after`
+seconds; one whose every connection has been gone for :attr:`Lifecycle.abandoned_after` is
+archived as it stands (its series log stays, so its players keep their standings, chart and hand
+histories); a lobby nobody is connected to is dropped after :attr:`Lifecycle.lobby_after`.
+The decision is a pure function of the table's state and the clock, so it is tested on its own.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any, Final, Literal
+
+__all__ = ["MAX_ARCHIVED", "ArchivedTable", "Fate", "Lifecycle"]
+
+MAX_ARCHIVED: Final = 10_000
+"""Archived tables remembered in memory (the oldest are forgotten first; their files stay)."""
+
+Fate = Literal["keep", "archive", "drop"]
+
+
+@dataclass(frozen=True, kw_only=True)
+class Lifecycle:
+    """How long tables stay in memory (seconds)."""
+
+    finished_after: float = 6 * 3600.0
+    """A table whose series is over, after it ended."""
+    abandoned_after: float = 24 * 3600.0
+    """A started table that nobody has been connected to."""
+    lobby_after: float = 2 * 3600.0
+    """A table never started that nobody has been connected to."""
+
+    def fate(self, *, status: str, over_for: float | None, idle_for: float | None) -> Fate:
+        """What to do with a table now.
+
+        *over_for*: seconds since its series was seen over (``None``: not over); *idle_for*:
+        seconds since its last connection closed (``None``: someone is connected).
+        """
+        if status == "lobby":
+            return "drop" if idle_for is not None and idle_for > self.lobby_after else "keep"
+        if over_for is not None and over_for > self.finished_after:
+            return "archive"
+        if idle_for is not None and idle_for > self.abandoned_after:
+            return "archive"
+        return "keep"
+
+
+@dataclass(frozen=True)
+class ArchivedTable:
+    """An archived table: its public summary and chips chart, who held which seat (token
+    hashes only), and its series log's file name (for the players' hand histories)."""
+
+    table_id: str
+    summary: Mapping[str, Any]
+    chips: Mapping[str, Any]
+    seats: Mapping[str, int]
+    series_file: str | None
+
+    def seat_of(self, token_hash: str) -> int | None:
+        """The seat a player's token held, or ``None``."""
+        return self.seats.get(token_hash)
+
+    def to_record(self) -> dict[str, Any]:
+        """The journal body that brings it back after a restart."""
+        return {"summary": dict(self.summary), "chips": dict(self.chips),
+                "seats": dict(self.seats), "series": self.series_file}
+
+    @classmethod
+    def from_record(cls, table_id: str, body: Mapping[str, Any]) -> ArchivedTable:
+        """The table :meth:`to_record` described. :raises KeyError, TypeError: if damaged."""
+        seats = {str(k): int(v) for k, v in dict(body["seats"]).items()}
+        series = body.get("series")
+        return cls(table_id, dict(body["summary"]), dict(body["chips"]), seats,
+                   series if isinstance(series, str) else None)

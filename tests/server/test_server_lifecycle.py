@@ -1,0 +1,105 @@
+"""Tables do not pile up: finished and abandoned tables are archived (their players keep
+results, the chart and their hand histories), unused lobbies are dropped, and the table limit
+counts live tables only — across restarts."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from srvkit import Harness, drive, harness_at, passive, seat_table
+
+from feltro.server.archive import ArchivedTable, Lifecycle
+from feltro.server.clock import FakeClock
+
+LIFE = Lifecycle(finished_after=60, abandoned_after=600, lobby_after=120)
+
+
+@pytest.mark.parametrize(("status", "over_for", "idle_for", "fate"), [
+    ("lobby", None, None, "keep"),
+    ("lobby", None, 100, "keep"),
+    ("lobby", None, 121, "drop"),
+    ("playing", None, 599, "keep"),
+    ("playing", None, 601, "archive"),
+    ("paused", None, 601, "archive"),
+    ("over", 59, None, "keep"),
+    ("over", 61, None, "archive"),
+    ("over", 10, 700, "archive"),
+])
+def test_the_fate_of_a_table(status: str, over_for: float | None, idle_for: float | None,
+                             fate: str) -> None:
+    assert LIFE.fate(status=status, over_for=over_for, idle_for=idle_for) == fate
+
+
+def _finish(h: Harness) -> tuple[dict[str, object], str]:
+    created, host, players = seat_table(h, ["Ana"], bots=("station",), max_hands=1)
+    drive(host, players, passive, lambda f: f["table"]["status"] == "over")
+    token = players[1].token
+    assert token is not None
+    for phone in [host, *players.values()]:
+        phone.close()
+    return created, token
+
+
+def test_a_finished_table_is_archived_and_its_players_keep_their_histories(
+        tmp_path: Path) -> None:
+    clock = FakeClock()
+    with harness_at(tmp_path / "data", clock=clock, lifecycle=LIFE) as h:
+        created, token = _finish(h)
+        table_id = str(created["table_id"])
+        chips_before = h.client.get(f"/api/tables/{table_id}/chips").json()
+        _wait(h, lambda: h.manager.rooms[table_id].over_since is not None)
+        clock.advance(61)
+        h.client.get("/healthz")
+        _wait(h, lambda: table_id in h.manager.archive)
+        assert table_id not in h.manager.rooms
+        assert h.client.get(f"/api/tables/{table_id}").json()["status"] == "archived"
+        assert h.client.get(f"/api/tables/{table_id}/chips").json() == chips_before
+        download = h.client.post(f"/api/tables/{table_id}/histories", json={"token": token})
+        assert download.status_code == 200
+        assert "hand-1" in download.text
+        wrong = h.client.post(f"/api/tables/{table_id}/histories",
+                              json={"token": "x" * 32})
+        assert wrong.status_code == 403
+    with harness_at(tmp_path / "data", lifecycle=LIFE) as h:  # a restart keeps the archive
+        assert table_id in h.manager.archive
+        assert table_id not in h.manager.rooms
+        again = h.client.post(f"/api/tables/{table_id}/histories", json={"token": token})
+        assert again.text == download.text
+
+
+def test_unused_lobbies_are_dropped_and_do_not_come_back(tmp_path: Path) -> None:
+    clock = FakeClock()
+    with harness_at(tmp_path / "data", clock=clock, lifecycle=LIFE) as h:
+        table_id = h.create_table()["table_id"]
+        clock.advance(121)
+        h.client.get("/healthz")
+        _wait(h, lambda: table_id not in h.manager.rooms)
+        assert h.client.get(f"/api/tables/{table_id}").status_code == 404
+    with harness_at(tmp_path / "data", lifecycle=LIFE) as h:
+        assert table_id not in h.manager.rooms
+
+
+def test_the_limit_counts_live_tables_only(tmp_path: Path) -> None:
+    with harness_at(tmp_path / "data", max_tables=2, lifecycle=LIFE) as h:
+        _finish(h)  # over, still in memory
+        h.create_table()
+        h.create_table()
+        full = h.client.post("/api/tables", json={})
+        assert full.status_code == 503
+
+
+def test_archived_tables_survive_damage_to_their_record(tmp_path: Path) -> None:
+    with pytest.raises(KeyError):
+        ArchivedTable.from_record("t", {"summary": {}})
+
+
+def _wait(h: Harness, condition: object, rounds: int = 2000) -> None:
+    import time
+
+    assert callable(condition)
+    for _ in range(rounds):
+        if condition():
+            return
+        time.sleep(0.01)
+    raise AssertionError("the ticker did not get there")
