@@ -163,6 +163,52 @@ def test_a_lock_held_by_another_process_pauses_only_that_table_then_it_resumes(
         server.stop()
 
 
+def test_a_locked_series_log_stalls_a_bots_table_mid_series_then_it_plays_on(
+        tmp_path: Path) -> None:
+    data = tmp_path / "data"
+    server = ServerProcess(data)
+    server.start()
+    watcher: LivePhone | None = None
+    try:
+        created = server.post("/api/tables", {"seats": 3, "action_seconds": None,
+                                              "between_hands_seconds": 0, "bot_seconds": 0})
+        table_id = created["table_id"]
+        host = LivePhone(server, table_id, "host", created["host_token"])
+        host.connect()
+        for kind in ("station", "station", "random"):
+            host.send(type="add_bot", kind=kind, id="b")
+        host.send(type="start", id="s")
+        host.until(lambda f: f["type"] == "state" and f["table"]["hands_played"] >= 1)
+        host.close()
+        series = next((data / "tables").glob(f"{table_id}.*.series.sqlite"))
+        watcher = LivePhone(server, table_id)
+        watcher.connect()
+        holder = subprocess.Popen([sys.executable, "-c", _HOLD_LOCK, str(series), "2"],
+                                  stdout=subprocess.PIPE)
+        try:
+            assert holder.stdout is not None
+            assert holder.stdout.readline() == b"locked\n"
+            stalled = _until_status(watcher, "stalled")
+            assert stalled["table"]["problem"] == t("table_problem.stalled", "en")
+            with httpx.Client(trust_env=False, timeout=10.0) as client:
+                start = time.monotonic()
+                assert client.get(f"{server.url}/healthz").text == "ok"
+                assert time.monotonic() - start < 0.3
+        finally:
+            holder.wait(timeout=20)
+        played = stalled["table"]["hands_played"]
+        later = watcher.until(lambda f: f["type"] == "state"
+                              and f["table"]["status"] in ("playing", "over")
+                              and f["table"]["hands_played"] >= played + 2, timeout=20)
+        stacks = sum(s["stack"] + (s.get("committed") or 0) for s in later["table"]["seats"])
+        assert stacks == 3 * later["table"]["settings"]["stack"]
+        _no_path([str(f) for f in watcher.frames], data)
+    finally:
+        if watcher is not None:
+            watcher.close()
+        server.stop()
+
+
 # --- a full disk ----------------------------------------------------------------------------
 
 

@@ -148,15 +148,13 @@ class _TableLog:
 
         :raises StoreError: if a page cannot be read.
         """
-        out: list[JournalRecord] = []
         try:
             with self.busy:
                 rows = self.db.execute("SELECT seq, kind, body, at FROM events "
                                        "ORDER BY seq").fetchall()
-            out = [_record(seq, self.table_id, kind, body, at) for seq, kind, body, at in rows]
         except sqlite3.Error as exc:
             raise store_error(f"{self.path}: the table journal cannot be read", exc) from None
-        return out
+        return [_record(seq, self.table_id, kind, body, at) for seq, kind, body, at in rows]
 
     def probe(self) -> None:
         """Commit a write that changes nothing (the lock is taken, a page reaches the disk).
