@@ -273,10 +273,12 @@ class Room:
         self.schedule_bot()
 
     async def _write(self, step: Callable[..., _T], *args: Any) -> _T:
-        """Run one step of the game that may write its logs in a worker thread, so that the
-        event loop never waits for the disk. Called with :attr:`lock` held: nothing else
-        touches the game meanwhile (readers wait for the lock, see :meth:`RoomManager`), and
-        views are built only after the step returns, i.e. after its commit."""
+        """Run one step of the game that may write its logs in a writer thread
+        (:attr:`RoomManager.writers`), so that the event loop never waits for the disk. Called
+        with :attr:`lock` held: no other step, tick, bot or reader of the table's hand touches
+        the game meanwhile (the ticker and :meth:`schedule_bot` skip a locked room, the HTTP
+        routes that read a hand take the lock), and the views are built only after the step
+        has returned, i.e. after its commit."""
         loop = asyncio.get_running_loop()
         return await loop.run_in_executor(self.manager.writers, functools.partial(step, *args))
 
