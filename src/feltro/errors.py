@@ -150,3 +150,8 @@ class HistoryError(FeltroError, ValueError):
 
 class StoreError(FeltroError, RuntimeError):
     """A durable series log that is corrupted, truncated or already open elsewhere."""
+
+
+class StoreUnavailableError(StoreError):
+    """A write that could not be made *now*: the file is locked by another program, the disk
+    is full, or the disk reported an I/O error. Nothing was written; it may succeed later."""

@@ -37,6 +37,7 @@ lock. A second writer gets a :class:`StoreError` naming the holder's pid. Readin
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import random
@@ -58,6 +59,7 @@ from feltro.history.record import seated_record
 from feltro.paths import private_file
 from feltro.seal import SeedSeal
 from feltro.series import Series, SeriesConfig
+from feltro.sqlitefaults import BUSY_SECONDS, FileIdentity, store_error
 
 __all__ = [
     "FORMAT",
@@ -120,7 +122,11 @@ def _writer_lock(log_path: Path) -> FileLock:
 
 def _connect(path: Path) -> sqlite3.Connection:
     private_file(path)  # the log holds the deck's seed: its owner alone may read it
-    connection = sqlite3.connect(path, isolation_level=None)
+    # A short busy timeout: a lock held by another program fails the write quickly (the caller
+    # retries later) instead of blocking for SQLite's default 5 s. check_same_thread=False: a
+    # server reopens a log in a worker thread, then writes from its event loop (one at a time).
+    connection = sqlite3.connect(path, isolation_level=None, timeout=BUSY_SECONDS,
+                                 check_same_thread=False)
     connection.execute("PRAGMA journal_mode=WAL")
     connection.execute("PRAGMA synchronous=FULL")
     return connection
@@ -236,6 +242,7 @@ class SeriesStore:
         self._sealed = False
         """Whether the log keeps its seed sealed (then no hand's seed is written either)."""
         self._end_logged = False  # a series_end record has been read or written
+        self._identity = FileIdentity(path)
         self.notes: list[Record] = []
         """The ``note`` records, in order (see :meth:`note`)."""
 
@@ -304,6 +311,9 @@ class SeriesStore:
             try:
                 records = _read_checked(connection, path)
                 store = cls._replay(path, connection, lock, records, seal)
+            except sqlite3.DatabaseError as exc:
+                connection.close()
+                raise _database_error(path, exc) from None
             except BaseException:
                 connection.close()
                 raise
@@ -490,6 +500,25 @@ class SeriesStore:
         self.notes.append(record)
         return record
 
+    def probe(self) -> None:
+        """Check that the log can be written now: its file is still there, and a write that
+        changes nothing (``UPDATE meta SET value = value``) commits.
+
+        :raises StoreUnavailableError: while another program holds the lock or the disk is full.
+        :raises StoreError: if the store is closed or the file vanished.
+        """
+        connection = self._writable()
+        self._identity.check()
+        try:
+            connection.execute("BEGIN IMMEDIATE")
+            connection.execute("UPDATE meta SET value = value WHERE key = 'format'")
+            connection.execute("COMMIT")
+        except sqlite3.Error as exc:
+            if connection.in_transaction:
+                with contextlib.suppress(sqlite3.Error):
+                    connection.execute("ROLLBACK")
+            raise store_error(f"{self.path}: the series log cannot be written", exc) from None
+
     def export_phh(self, number: int | None = None) -> HandRecord:
         """Hand *number* (default: the current or last hand) as a PHH record.
 
@@ -595,11 +624,17 @@ class SeriesStore:
                 connection.execute(statement)
             connection.executemany("INSERT INTO log VALUES (?, ?, ?, ?)", rows)
             connection.execute("UPDATE meta SET value = ? WHERE key = 'records'", (str(count),))
+            self._identity.check()  # a deleted log would take writes no one can read back
             connection.execute("COMMIT")
-        except sqlite3.Error as exc:
+        except (sqlite3.Error, StoreError) as exc:
+            if connection.in_transaction:
+                with contextlib.suppress(sqlite3.Error):  # SQLite may have rolled back
+                    connection.execute("ROLLBACK")
             self.close()
-            raise StoreError(f"{self.path}: cannot write to the series log ({exc}); the "
-                             f"store is closed, open it again to resume") from None
+            if isinstance(exc, StoreError):
+                raise
+            raise store_error(f"{self.path}: cannot write to the series log; the store is "
+                              f"closed, open it again to resume", exc) from None
         self._chain, self._records = chain, count
 
 

@@ -19,7 +19,7 @@ def _table_snapshot(h: Harness, table_id: str) -> tuple[Any, ...]:
     return (dict(game.seats), game.paused, game.host_hash, game.host_seat,
             series.hand_number if series else None,
             series.hand.events if series and series.hand else None,
-            game.journal.path.stat().st_size)
+            len(game.journal.table_records(table_id)))
 
 
 def _error(phone: Phone, ref: str | None = None) -> dict[str, Any]:

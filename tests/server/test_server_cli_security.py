@@ -91,9 +91,13 @@ def test_journal_and_series_files_hold_only_hashes(harness: Harness) -> None:
     created, host, players = seat_table(harness, ["Ana", "Bruno"])
     tokens = [created["host_token"], *(p.token for p in players.values() if p.token)]
     host.until(lambda f: f["type"] == "state" and f["table"]["hand"] is not None)
-    db = sqlite3.connect(harness.data_dir / "server.sqlite")
-    bodies = " ".join(row[0] for row in db.execute("SELECT body FROM events"))
-    db.close()
+    bodies = ""
+    journals = sorted((harness.data_dir / "tables").glob("*.journal.sqlite"))
+    assert journals
+    for path in journals:
+        db = sqlite3.connect(path)
+        bodies += " ".join(row[0] for row in db.execute("SELECT body FROM events"))
+        db.close()
     for token in tokens:
         assert token not in bodies
         assert hash_token(token) in bodies

@@ -31,7 +31,7 @@ def test_the_server_data_folder_is_owner_only(tmp_path: Path) -> None:
             modes = {p: (p.is_dir(), _mode(p)) for p in [h.data_dir, *h.data_dir.rglob("*")]}
     finally:
         os.umask(old)
-    assert any(p.name == "server.sqlite" for p in modes)
+    assert any(p.name.endswith(".journal.sqlite") for p in modes)
     assert any(p.suffix == ".sqlite" and p.parent.name == "tables" for p in modes)
     for path, (is_dir, mode) in modes.items():
         assert mode == (0o700 if is_dir else 0o600), path

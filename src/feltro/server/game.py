@@ -23,6 +23,7 @@ had (the downtime is nobody's fault).
 
 from __future__ import annotations
 
+import logging
 import random
 from collections import Counter, OrderedDict
 from collections.abc import Callable, Iterable, Mapping
@@ -32,8 +33,15 @@ from typing import Any, Final
 
 from feltro.actions import CHECK, FOLD, Action
 from feltro.bots import BOT_KINDS, Bot, make_bot
-from feltro.errors import ConfigError, FeltroError, IllegalActionError, Refusal, StoreError
+from feltro.errors import (
+    ConfigError,
+    IllegalActionError,
+    Refusal,
+    StoreError,
+    StoreUnavailableError,
+)
 from feltro.events import Event
+from feltro.i18n import t
 from feltro.seal import SeedSeal
 from feltro.series import SeriesConfig
 from feltro.server.clock import Clock
@@ -55,7 +63,18 @@ from feltro.server.security import hash_token, new_id, new_token
 from feltro.server.snapshot import HandSnapshot, SeriesSnapshot, TableSnapshot, TurnClock
 from feltro.store import SeriesStore
 
-__all__ = ["TableGame"]
+__all__ = ["PROBLEMS", "TableGame", "problem_text"]
+
+log = logging.getLogger("feltro.server")
+
+PROBLEMS: Final = ("damaged", "missing", "stalled")
+"""What :attr:`TableGame.problem` may hold: a key of the ``table_problem`` catalogue section
+(the details, with paths, go to the server's log only; players read plain words)."""
+
+
+def problem_text(problem: str, lang: str = "en") -> str:
+    """The public words for a table's *problem* (see :data:`PROBLEMS`), in *lang*."""
+    return t(f"table_problem.{problem if problem in PROBLEMS else 'damaged'}", lang)
 
 MAX_PENDING_REQUESTS: Final = 20
 TIMEOUTS_TO_AWAY: Final = 3
@@ -81,7 +100,11 @@ class TableGame:
         self.paused = False
         self.stop_logged = False
         self.problem: str | None = None
-        """Why the table could not be resumed (it is then read-only)."""
+        """Why the table could not be resumed (it is then read-only): ``"damaged"`` or
+        ``"missing"`` (see :data:`PROBLEMS`)."""
+        self.stalled = False
+        """Its logs cannot be written now (locked by another program, disk full): it refuses
+        every change and the room retries until they can (then it resumes by itself)."""
         self.created_at = ""
         self._tokens: dict[str, Identity] = {}
         self._bots: dict[int, Bot] = {}
@@ -138,18 +161,45 @@ class TableGame:
                 if record.kind == "created":
                     game.created_at = record.at
         except (KeyError, TypeError, ValueError) as exc:
-            game.problem = f"the server log of this table cannot be replayed: {exc}"
+            log.error("table %s: its server log cannot be replayed: %s", table_id, exc)
+            game.problem = "damaged"
             return game
         if game.series_file is not None:
+            path = folder / game.series_file
             try:
-                game.store = SeriesStore.open(folder / game.series_file, seal=seal)
-            except (FeltroError, OSError) as exc:
-                game.problem = f"the series log cannot be resumed: {exc}"
+                game.store = SeriesStore.open(path, seal=seal)
+            except StoreUnavailableError as exc:  # cannot be read now: retried by the room
+                log.warning("table %s: its series log cannot be read now: %s", table_id, exc)
+                game.stalled = True
                 return game
-            game._make_bots()
-            game._resume_log()
-            game._reconcile()
-            game._after_series_change(clock.monotonic(), fresh_deal_delay=True)
+            except Exception as exc:  # any damage quarantines this table, never the server
+                log.error("table %s: its series log cannot be resumed: %s", table_id, exc)
+                game.problem = "damaged" if path.is_file() else "missing"
+                return game
+            try:
+                game._make_bots()
+                game._resume_log()
+                game._reconcile()
+                game._after_series_change(clock.monotonic(), fresh_deal_delay=True)
+            except BaseException:
+                game.close()
+                raise
+        return game
+
+    @classmethod
+    def quarantined(cls, table_id: str, created: JournalRecord, journal: Journal,
+                    folder: Path, clock: Clock, problem: str) -> TableGame:
+        """A table whose logs cannot be read, shown read-only from its ``created`` record.
+
+        :raises KeyError, TypeError, ValueError: if *created* is not a readable ``created``.
+        """
+        if created.kind != "created":
+            raise ValueError(f"table {table_id}: the first record is not 'created'")
+        game = cls(table_id, TableSettings.from_dict(created.body["settings"]), journal,
+                   folder, clock)
+        game._on_created(created.body)  # its host can still open it and read why
+        game.created_at = created.at
+        game.problem = problem
         return game
 
     def _reconcile(self) -> None:
@@ -173,6 +223,16 @@ class TableGame:
         """Close the series log (the journal belongs to the manager)."""
         if self.store is not None:
             self.store.close()
+
+    def probe(self) -> None:
+        """Check that both logs can be written now (nothing is written).
+
+        :raises StoreUnavailableError: while a file is locked by another program.
+        :raises StoreError: if a file vanished.
+        """
+        self.journal.probe(self.table_id)
+        if self.store is not None:
+            self.store.probe()
 
     # --- the journal --------------------------------------------------------------------------
 
@@ -304,6 +364,8 @@ class TableGame:
         """``lobby``, ``playing``, ``paused`` (between hands), ``over`` or ``broken``."""
         if self.problem is not None:
             return "broken"
+        if self.stalled:
+            return "stalled"
         if not self.started:
             return "lobby"
         if self.is_over:
@@ -680,10 +742,34 @@ class TableGame:
             self._log("timing", {"seat": seat, "hand": hand_no, "bank_ms": bank - used,
                                  "timeouts": 0})
 
+    def tick_due(self, now: float) -> bool:
+        """Whether :meth:`tick` at *now* would do something (read-only and cheap: the room
+        runs :meth:`tick`, which may write, in a worker thread only then)."""
+        if (self.problem is not None or self.stalled or self.store is None
+                or self.store.series.is_over):
+            return False
+        series = self.store.series
+        if not series.in_hand:
+            return (not self.paused and self.next_deal_at is not None
+                    and now >= self.next_deal_at)
+        seat_no = series.to_act
+        if seat_no is None:  # pragma: no cover - a dealt hand always has someone to act
+            return False
+        seat = self.seats[seat_no]
+        if seat.away:
+            return now >= self.turn_started + self.settings.bot_seconds
+        if seat.bot is not None:
+            return False
+        if self.connected[seat_no] == 0 and not self.turn_grace:
+            return True
+        limits = self.deadlines()
+        return limits is not None and now >= limits[1]
+
     def tick(self, now: float) -> bool:
         """Do what is due at *now*: deal, auto-play away seats, time out. Returns whether the
         table changed (then its views must be sent)."""
-        if self.problem is not None or self.store is None or self.store.series.is_over:
+        if (self.problem is not None or self.stalled or self.store is None
+                or self.store.series.is_over):
             return False
         series = self.store.series
         if not series.in_hand:
@@ -721,7 +807,8 @@ class TableGame:
 
     def bot_turn(self, now: float) -> BotTurn | None:
         """The bot decision due now, if any (each turn is handed out once)."""
-        if self.problem is not None or not self.in_hand or self.turn_key is None:
+        if (self.problem is not None or self.stalled or not self.in_hand
+                or self.turn_key is None):
             return None
         store = self._store()
         seat_no = store.series.to_act
@@ -745,7 +832,8 @@ class TableGame:
         answer becomes check, else fold). Returns whether the table changed."""
         if self._bot_pending == turn.key:
             self._bot_pending = None
-        if self.turn_key != turn.key or not self.in_hand:
+        if (self.problem is not None or self.stalled or self.turn_key != turn.key
+                or not self.in_hand):
             return False
         store = self._store()
         if store.series.to_act != turn.seat:  # pragma: no cover - same key, same actor
@@ -828,7 +916,9 @@ class TableGame:
 
     def _require_intact(self) -> None:
         if self.problem is not None:
-            raise ProtocolError(ErrorCode.BROKEN_TABLE, self.problem)
+            raise ProtocolError(ErrorCode.BROKEN_TABLE, problem_text(self.problem))
+        if self.stalled:
+            raise ProtocolError(ErrorCode.STALLED, problem_text("stalled"))
 
     def _check_seat_number(self, seat: int) -> None:
         if not 1 <= seat <= self.settings.seats:

@@ -145,6 +145,9 @@ class ErrorCode(StrEnum):
     """Too many messages on this connection; this one was dropped."""
     BROKEN_TABLE = "broken_table"
     """The table's log could not be resumed; it is read-only (the reason says why)."""
+    STALLED = "stalled"
+    """The table cannot save right now (its file is locked by another program, or the disk is
+    full): nothing was applied; it resumes by itself when it can save again."""
     INTERNAL = "internal"
     """An unexpected server error; it was logged, nothing changed."""
 
@@ -635,7 +638,7 @@ class OutcomeOut(_Out):
     hands: int
 
 
-TableStatus = Literal["lobby", "playing", "paused", "over", "broken"]
+TableStatus = Literal["lobby", "playing", "paused", "over", "broken", "stalled"]
 
 
 class TableOut(_Out):

@@ -15,25 +15,27 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import json
 import logging
-from collections import OrderedDict, defaultdict, deque
+from collections import OrderedDict, deque
 from collections.abc import Awaitable, Callable
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from pydantic import BaseModel
 
 from feltro.actions import Action
 from feltro.bots import checked_action
-from feltro.errors import StoreError
+from feltro.errors import StoreError, StoreUnavailableError
 from feltro.paths import private_folder
 from feltro.seal import SeedSeal
 from feltro.server import protocol as p
 from feltro.server.archive import MAX_ARCHIVED, ArchivedTable, Lifecycle
 from feltro.server.clock import Clock, epoch_ms
-from feltro.server.game import TableGame
+from feltro.server.game import TableGame, problem_text
 from feltro.server.journal import Journal, JournalRecord
 from feltro.server.model import BotTurn, Identity, TableSettings, parse_action
 from feltro.server.protocol import ErrorCode, ProtocolError, error_frame
@@ -78,8 +80,15 @@ ORPHAN_SECONDS = 30.0
 """A seat request whose every connection closed is withdrawn after this long."""
 FLOOD_LIMIT = 200
 """A connection whose messages were refused this many times is closed."""
+RETRY_FIRST = 0.2
+"""Seconds before a table whose logs could not be written first tries again."""
+RETRY_MAX = 2.0
+"""The longest wait between two tries (the wait doubles from :data:`RETRY_FIRST`)."""
 
 FrameObserver = Callable[["Connection", str, TableGame], None]
+_T = TypeVar("_T")
+WRITERS = 4
+"""Worker threads that run the tables' steps (each commits to disk before it returns)."""
 
 
 def _dumps(body: dict[str, Any]) -> str:
@@ -176,6 +185,8 @@ class Room:
         """Pending request id -> when its last connection was seen gone."""
         self._request_addresses: dict[str, str] = {}
         """Request id -> the address it came from (per-address request budget)."""
+        self._storage = _StorageRetry()
+        self._tick_task: asyncio.Task[None] | None = None
 
     # --- connections --------------------------------------------------------------------------
 
@@ -246,13 +257,13 @@ class Room:
             return
         async with self.lock:
             try:
-                changed = self._dispatch(conn, message)
+                changed = await self._dispatch(conn, message)
             except ProtocolError as exc:
                 conn.push(error_frame(exc.code, exc.reason, ref=ref, refusal=exc.refusal))
                 return
             except StoreError as exc:
-                self._broken(str(exc))
-                conn.push(error_frame(ErrorCode.BROKEN_TABLE, self.game.problem or "", ref=ref))
+                self._fault(exc)
+                conn.push(error_frame(ErrorCode.STALLED, problem_text("stalled"), ref=ref))
                 return
             except Exception:
                 log.exception("table %s: unexpected error on %s", self.game.table_id,
@@ -263,7 +274,17 @@ class Room:
                 self._changed()
         self.schedule_bot()
 
-    def _dispatch(self, conn: Connection, message: BaseModel) -> bool:
+    async def _write(self, step: Callable[..., _T], *args: Any) -> _T:
+        """Run one step of the game that may write its logs in a writer thread
+        (:attr:`RoomManager.writers`), so that the event loop never waits for the disk. Called
+        with :attr:`lock` held: no other step, tick, bot or reader of the table's hand touches
+        the game meanwhile (the ticker and :meth:`schedule_bot` skip a locked room, the HTTP
+        routes that read a hand take the lock), and the views are built only after the step
+        has returned, i.e. after its commit."""
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(self.manager.writers, functools.partial(step, *args))
+
+    async def _dispatch(self, conn: Connection, message: BaseModel) -> bool:
         """Run one message against the game. Returns whether the table changed."""
         game = self.game
         now = self.manager.clock.monotonic()
@@ -289,7 +310,8 @@ class Room:
                         and self.requests_from(conn.address) >= MAX_REQUESTS_PER_ADDRESS):
                     raise ProtocolError(ErrorCode.TOO_MANY_REQUESTS, "too many seat requests "
                                         "from your address are waiting for the host")
-                request, token = game.join(message.name, message.seat, by_host=by_host)
+                request, token = await self._write(functools.partial(
+                    game.join, message.name, message.seat, by_host=by_host))
                 self._request_addresses[request.request_id] = conn.address
                 if not by_host:
                     conn.identity = game.identify_hash(hash_token(token))
@@ -301,16 +323,17 @@ class Room:
                 return True
             case p.Act():
                 seat = self._own_seat(conn, message.seat)
-                applied = game.act(seat, message.id, message.hand, message.turn,
-                                   parse_action(message.action, message.to), now)
+                applied = await self._write(game.act, seat, message.id, message.hand,
+                                            message.turn,
+                                            parse_action(message.action, message.to), now)
                 conn.push(_dumps({"type": "ack", "ref": ref, "duplicate": not applied}))
                 return applied
             case p.StepAway():
-                game.mark_away(self._own_seat(conn, None), "stepped_away")
+                await self._write(game.mark_away, self._own_seat(conn, None), "stepped_away")
             case p.ComeBack():
-                game.come_back(self._own_seat(conn, None))
+                await self._write(game.come_back, self._own_seat(conn, None))
             case _:
-                self._host_command(conn, message, now)
+                await self._write(self._host_command(conn, message, now))
         conn.push(ack)
         return True
 
@@ -364,33 +387,36 @@ class Room:
                                 f"not seat {claimed}")
         return seat
 
-    def _host_command(self, conn: Connection, message: BaseModel, now: float) -> None:
+    def _host_command(self, conn: Connection, message: BaseModel,
+                      now: float) -> Callable[[], object]:
+        """The game step a host command asks for (run by :meth:`_write`)."""
         game = self.game
         if not game.is_host(conn.identity):
             raise ProtocolError(ErrorCode.NOT_HOST, "only the host may do that")
+        call = functools.partial
         match message:
             case p.Accept():
-                game.accept(message.request_id, message.seat)
+                return call(game.accept, message.request_id, message.seat)
             case p.Refuse():
-                game.refuse(message.request_id)
+                return call(game.refuse, message.request_id)
             case p.AddBot():
-                game.add_bot(message.kind, message.seat, message.name)
+                return call(game.add_bot, message.kind, message.seat, message.name)
             case p.RemoveBot():
-                game.remove(message.seat, bot=True)
+                return call(game.remove, message.seat, bot=True)
             case p.RemovePlayer():
-                game.remove(message.seat, bot=False)
+                return call(game.remove, message.seat, bot=False)
             case p.MarkAway():
-                game.mark_away(message.seat, "host")
+                return call(game.mark_away, message.seat, "host")
             case p.PassHost():
-                game.pass_host(message.seat)
+                return call(game.pass_host, message.seat)
             case p.Start():
-                game.start(now)
+                return call(game.start, now)
             case p.Pause():
-                game.pause()
+                return call(game.pause)
             case p.Resume():
-                game.resume(now)
+                return call(game.resume, now)
             case p.EndSeries():
-                game.end(now)
+                return call(game.end, now)
             case _:  # pragma: no cover - parse_client_message knows only these types
                 raise ProtocolError(ErrorCode.UNKNOWN_TYPE, "unknown message")
 
@@ -432,18 +458,38 @@ class Room:
                    if origin == address and request_id in pending)
 
     async def tick(self) -> None:
-        """Deal, time out and auto-play what is due; push views when something changed."""
+        """Deal, time out and auto-play what is due (in a task of its own, so that the ticker
+        never waits for a disk); push views when something changed."""
+        if self.lock.locked():  # a step is running (it sends its views); next tick
+            return
         game = self.game
         self.sweep()
+        if game.stalled and game.problem is None:
+            self._storage.start(self)
+            return
         if game.problem is not None or game.store is None:
             return
         if self.over_since is None and game.is_over:
             self.over_since = self.manager.clock.monotonic()
+        if game.tick_due(self.manager.clock.monotonic()):
+            if self._tick_task is None or self._tick_task.done():
+                self._tick_task = asyncio.get_running_loop().create_task(self._tick_step())
+            return
+        flag = self._last_hand()
+        if flag != self._last_hand_flag:
+            self._last_hand_flag = flag
+            self._changed()
+        self.schedule_bot()
+
+    async def _tick_step(self) -> None:
         async with self.lock:
+            game = self.game
+            if game.stalled or game.problem is not None:
+                return
             try:
-                changed = game.tick(self.manager.clock.monotonic())
+                changed = await self._write(game.tick, self.manager.clock.monotonic())
             except StoreError as exc:
-                self._broken(str(exc))
+                self._fault(exc)
                 return
             flag = self._last_hand()
             if changed or flag != self._last_hand_flag:
@@ -457,6 +503,8 @@ class Room:
     def schedule_bot(self) -> None:
         """Start the due bot decision, if any, in a worker thread."""
         if self._bot_task is not None and not self._bot_task.done():
+            return
+        if self.lock.locked():  # a step is running; it calls this again when it is done
             return
         turn = self.game.bot_turn(self.manager.clock.monotonic())
         if turn is not None:
@@ -474,9 +522,11 @@ class Room:
             action = None
         async with self.lock:
             try:
-                changed = self.game.bot_act(turn, action, self.manager.clock.monotonic())
+                changed = await self._write(self.game.bot_act, turn, action,
+                                            self.manager.clock.monotonic())
             except StoreError as exc:
-                self._broken(str(exc))
+                self._bot_task = None
+                self._fault(exc)
                 return
             if changed:
                 self._changed()
@@ -485,10 +535,33 @@ class Room:
 
     # --- fan-out ------------------------------------------------------------------------------
 
-    def _broken(self, problem: str) -> None:
-        log.error("table %s is broken: %s", self.game.table_id, problem)
-        self.game.problem = problem
-        self._changed()
+    # --- storage faults ---------------------------------------------------------------------
+
+    def _fault(self, exc: StoreError) -> None:
+        """A write failed: the table in memory may be ahead of its logs (a played action whose
+        record was not committed). It stops at once: nobody is shown that state, nothing more is
+        written; the ticker reloads it from its logs and resumes it when they can be written
+        (:class:`_StorageRetry`), or quarantines it when they are gone or damaged. The details
+        (with paths) go to the server's log; players read plain words."""
+        game = self.game
+        log.error("table %s cannot save (%s): %s", game.table_id, type(exc).__name__, exc)
+        game.stalled = True
+        store, game.store = game.store, None  # never shown nor written again
+        game._hand_log = None
+        if store is not None:
+            store.close()  # releases its lock, so that the reload can open it
+        self.manager.forget_journal(game.table_id)
+        task, current = self._bot_task, asyncio.current_task()
+        if task is not None and task is not current:
+            task.cancel()
+        self._bot_task = None
+        self._storage.reset(self.manager.clock.monotonic())
+
+    def _swap(self, game: TableGame) -> None:
+        """Put *game* (reloaded from the logs) in place of the stopped one."""
+        self.game = game
+        for seat in {c.seat for c in self.connections if c.seat is not None}:
+            self._count_connections(seat)
 
     def _changed(self) -> None:
         """The table changed: re-check every connection's identity, queue every view."""
@@ -601,30 +674,81 @@ class RoomManager:
         self.frame_observer: FrameObserver | None = None
         """Tests: called with every frame queued for a connection, with the game it came from."""
         self._ticker: asyncio.Task[None] | None = None
+        self.writers = ThreadPoolExecutor(WRITERS, thread_name_prefix="feltro-write")
+        """Where the tables' steps run (:meth:`Room._write`), apart from the bots' threads."""
 
     async def start(self) -> None:
         """Open the journal, resume every table, start the ticker."""
         self.journal = Journal(self.folder)
-        tables_folder = self.folder / "tables"
-        private_folder(tables_folder)
-        grouped: dict[str, list[JournalRecord]] = defaultdict(list)
-        for record in self.journal.records():
-            grouped[record.table_id].append(record)
-        for table_id, records in grouped.items():
+        private_folder(self.folder / "tables")
+        loaded = [self._load(table_id) for table_id in self.journal.table_ids()]
+        games = sorted((g for g in loaded if g is not None),
+                       key=lambda g: (g.created_at, g.table_id))  # in the order they were made
+        for game in games:
+            table_id = game.table_id
+            if game.problem:
+                log.error("table %s is quarantined (%s)", table_id, game.problem)
+            room = Room(game, self)
+            if game.stalled:
+                room._storage.reset(self.clock.monotonic())
+            self.rooms[table_id] = room
+        self._ticker = asyncio.get_running_loop().create_task(self._tick_forever())
+
+    def _load(self, table_id: str) -> TableGame | None:
+        """A table as its logs have it; quarantined (``problem``) when they cannot be read, or
+        ``None`` when not even its settings can."""
+        journal = self._journal()
+        try:
+            records = journal.table_records(table_id)
             ending = next((r for r in reversed(records) if r.kind in _ENDINGS), None)
             if ending is not None:
                 self._restore_ending(table_id, ending)
-                continue
-            try:
-                game = TableGame.restore(table_id, records, self.journal, tables_folder,
-                                         self.clock, seal=self.seal)
-            except (KeyError, TypeError, ValueError) as exc:
-                log.error("table %s cannot be restored: %s", table_id, exc)
-                continue
-            if game.problem:
-                log.error("table %s is broken: %s", table_id, game.problem)
-            self.rooms[table_id] = Room(game, self)
-        self._ticker = asyncio.get_running_loop().create_task(self._tick_forever())
+                return None
+            return TableGame.restore(table_id, records, journal, self.folder / "tables",
+                                     self.clock, seal=self.seal)
+        except StoreUnavailableError as exc:
+            log.warning("table %s cannot be read now (%s); it will be retried", table_id, exc)
+            problem = "stalled"
+        except Exception as exc:  # a damaged table never stops the server
+            log.error("table %s cannot be restored: %s", table_id, exc)
+            problem = "damaged" if journal.path_of(table_id).is_file() else "missing"
+        created = journal.created_record(table_id)
+        if created is None:
+            log.error("table %s: not even its settings can be read; it is left out", table_id)
+            return None
+        try:
+            game = TableGame.quarantined(table_id, created, journal, self.folder / "tables",
+                                         self.clock, "damaged")
+        except (KeyError, TypeError, ValueError) as exc:
+            log.error("table %s: its settings cannot be read (%s); it is left out", table_id,
+                      exc)
+            return None
+        if problem == "stalled":
+            game.problem, game.stalled = None, True
+        else:
+            game.problem = problem
+        return game
+
+    def reload_table(self, table_id: str) -> TableGame:
+        """Rebuild *table_id* from its logs (thread-safe: it touches no live table).
+
+        :raises StoreUnavailableError: if a file cannot be read now.
+        :raises StoreError, KeyError, TypeError, ValueError: if its journal cannot be read.
+        """
+        journal = self._journal()
+        records = journal.table_records(table_id)
+        return TableGame.restore(table_id, records, journal, self.folder / "tables", self.clock,
+                                 seal=self.seal)
+
+    def forget_journal(self, table_id: str) -> None:
+        """Close *table_id*'s journal file (it is opened again by its next use)."""
+        if self.journal is not None:
+            self.journal.forget(table_id)
+
+    def _journal(self) -> Journal:
+        if self.journal is None:
+            raise RuntimeError("the room manager is not started")
+        return self.journal
 
     def _restore_ending(self, table_id: str, record: JournalRecord) -> None:
         if record.kind != "archived":
@@ -657,6 +781,8 @@ class RoomManager:
                 idle_for=None if room.idle_since is None else now - room.idle_since)
             if fate == "keep" or self.journal is None:
                 continue
+            if room.lock.locked() or game.stalled:  # a step in a writer thread, or a stall
+                continue
             at = self.clock.wall().isoformat()
             try:
                 if fate == "archive":
@@ -670,8 +796,10 @@ class RoomManager:
                 continue
             del self.rooms[table_id]  # first: nothing reaches it while it closes
             await room.close_all()
-            if room._bot_task is not None:
-                room._bot_task.cancel()
+            for task in (room._bot_task, room._tick_task):
+                if task is not None:
+                    task.cancel()
+            await room._storage.stop()
             game.close()
             log.info("table %s %s", table_id, "archived" if fate == "archive" else "expired")
 
@@ -683,8 +811,12 @@ class RoomManager:
                 await self._ticker
         for room in self.rooms.values():
             await room.close_all()
-            if room._bot_task is not None:
-                room._bot_task.cancel()
+            for task in (room._bot_task, room._tick_task):
+                if task is not None:
+                    task.cancel()
+            await room._storage.stop()
+        self.writers.shutdown(wait=True)  # the steps in progress finish their commits
+        for room in self.rooms.values():
             room.game.close()
         if self.journal is not None:
             self.journal.close()
@@ -727,3 +859,73 @@ class RoomManager:
                 await self.tick_all()
             except Exception:  # never let one bad table stop the clock of the others
                 log.exception("ticker error")
+
+
+class _StorageRetry:
+    """Brings a stalled table back (see :meth:`Room._fault`): reload it from its logs in a
+    worker thread, then check in a worker thread that its files can be written; when they can,
+    it resumes. A file locked or a disk full waits (:data:`RETRY_FIRST`, doubling up to
+    :data:`RETRY_MAX`); a file gone or damaged quarantines the table. The event loop never
+    waits for the disk here."""
+
+    def __init__(self) -> None:
+        self.due = 0.0
+        self.wait = RETRY_FIRST
+        self.reload = False
+        self.task: asyncio.Task[None] | None = None
+
+    def reset(self, now: float) -> None:
+        """A fault just happened: reload at the next tick."""
+        self.due, self.wait, self.reload = now, RETRY_FIRST, True
+
+    def start(self, room: Room) -> None:
+        """Try again if it is time and no try is running."""
+        if self.task is not None and not self.task.done():
+            return
+        if room.manager.clock.monotonic() < self.due:
+            return
+        self.task = asyncio.get_running_loop().create_task(self._attempt(room))
+
+    async def stop(self) -> None:
+        if self.task is not None and not self.task.done():
+            self.task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self.task
+
+    async def _attempt(self, room: Room) -> None:
+        async with room.lock:
+            table_id = room.game.table_id
+            try:
+                if self.reload:
+                    fresh = await asyncio.to_thread(room.manager.reload_table, table_id)
+                    fresh.stalled = True
+                    if fresh.problem is None and (fresh.store is not None
+                                                  or fresh.series_file is None):
+                        self.reload = False
+                    room._swap(fresh)
+                    if fresh.problem is not None:
+                        room._changed()  # quarantined: restore found the logs damaged
+                        return
+                    if self.reload:
+                        raise StoreUnavailableError(f"table {table_id}: series log unreadable")
+                await asyncio.to_thread(room.game.probe)
+            except StoreUnavailableError as exc:
+                now = room.manager.clock.monotonic()
+                log.warning("table %s still cannot save (%s); next try in %.1f s", table_id,
+                            exc, self.wait)
+                self.due, self.wait = now + self.wait, min(self.wait * 2, RETRY_MAX)
+                room._changed()
+                return
+            except Exception as exc:  # gone or damaged: it stops for good
+                log.error("table %s is quarantined: %s", table_id, exc)
+                game = room.game
+                game.problem = ("damaged" if room.manager._journal().path_of(table_id).is_file()
+                                and (game.series_file is None
+                                     or (room.manager.folder / "tables" /
+                                         game.series_file).is_file()) else "missing")
+                room._changed()
+                return
+            room.game.stalled = False
+            log.warning("table %s saves again; it resumes", table_id)
+            room._changed()
+        room.schedule_bot()

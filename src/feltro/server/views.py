@@ -27,6 +27,7 @@ from feltro.hand import LegalActions
 from feltro.names import describe_class
 from feltro.pots import build_pots
 from feltro.server.clock import epoch_ms
+from feltro.server.game import problem_text
 from feltro.server.handlog import cards_json
 from feltro.server.model import Identity
 from feltro.server.protocol import (
@@ -85,7 +86,16 @@ def table_view(snap: TableSnapshot, lang: str) -> TableOut:
         paused=snap.paused, pause_pending=snap.paused and snap.in_hand,
         next_hand_at=_next_hand_at(snap, outcome is not None),
         hands_played=len(series.summaries) if series is not None else 0,
-        problem=snap.problem)
+        problem=_problem(snap, lang))
+
+
+def _problem(snap: TableSnapshot, lang: str) -> str | None:
+    """Why the table cannot play, in plain words (never a path: those go to the log)."""
+    if snap.problem is not None:
+        return problem_text(snap.problem, lang)
+    if snap.status == "stalled":
+        return problem_text("stalled", lang)
+    return None
 
 
 def _seat(snap: TableSnapshot, number: int) -> SeatOut:

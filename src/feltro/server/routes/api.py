@@ -25,7 +25,7 @@ from fastapi.responses import PlainTextResponse, Response
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from feltro import __version__
-from feltro.errors import FeltroError, HistoryError
+from feltro.errors import FeltroError, HistoryError, StoreError
 from feltro.server.histories import player_histories
 from feltro.server.model import TableSettings
 from feltro.server.protocol import (
@@ -90,6 +90,10 @@ async def create_table(request: Request) -> dict[str, Any]:
         raise HTTPException(422, f"{where}: {first['msg']}") from None
     except ProtocolError as exc:
         raise HTTPException(422 if exc.code is ErrorCode.INVALID else 503, exc.reason) from None
+    except StoreError as exc:  # the details (with paths) go to the log, not to the page
+        log.error("a new table cannot be saved: %s", exc)
+        raise HTTPException(503, "the server cannot save a new table right now; try again "
+                            "in a moment") from None
     table_id = room.game.table_id
     base = base_url(request)
     return {"table_id": table_id, "host_token": token,
@@ -125,7 +129,8 @@ async def table_summary(table_id: str, request: Request) -> dict[str, Any]:
     if archived is not None and table_id not in manager_of(request).rooms:
         return dict(archived.summary)
     room = room_of(request, table_id)
-    summary = _summary(room)
+    async with room.lock:
+        summary = _summary(room)
     summary["join_url"] = f"{base_url(request)}join/{table_id}"
     summary["settings"] = room.game.settings.to_dict()
     return summary
@@ -153,17 +158,19 @@ async def histories(table_id: str, body: HistoriesRequest, request: Request) -> 
             raise HTTPException(403, "that is not a seat token of this table")
         text = _archived_histories(manager.folder / "tables", archived.series_file, seat)
     else:
-        game = room_of(request, table_id).game
-        identity = game.identify(body.token)
-        if identity is None or identity.role != "player" or identity.seat is None:
-            raise HTTPException(403, "that is not a seat token of this table")
-        if game.store is None:
-            raise HTTPException(409, "the series has not started")
-        seat = identity.seat
-        try:
-            text = player_histories(game.store, seat)
-        except HistoryError as exc:
-            raise HTTPException(409, str(exc)) from None
+        room = room_of(request, table_id)
+        async with room.lock:  # a table's step runs in a writer thread: read between steps
+            game = room.game
+            identity = game.identify(body.token)
+            if identity is None or identity.role != "player" or identity.seat is None:
+                raise HTTPException(403, "that is not a seat token of this table")
+            if game.store is None:
+                raise HTTPException(409, "the series has not started")
+            seat = identity.seat
+            try:
+                text = player_histories(game.store, seat)
+            except HistoryError as exc:
+                raise HTTPException(409, str(exc)) from None
     name = f"feltro-{table_id}-seat{seat}.phhs"
     return Response(text, media_type="text/plain; charset=utf-8",
                     headers={"Content-Disposition": f'attachment; filename="{name}"',
@@ -176,7 +183,9 @@ async def chips(table_id: str, request: Request) -> dict[str, Any]:
     archived = manager.archive.get(table_id)
     if archived is not None and table_id not in manager.rooms:
         return dict(archived.chips)
-    return chips_view(room_of(request, table_id).game.snapshot())
+    room = room_of(request, table_id)
+    async with room.lock:
+        return chips_view(room.game.snapshot())
 
 
 def _archived_histories(folder: Path, series_file: str | None, seat: int) -> str:
@@ -193,7 +202,11 @@ def _archived_histories(folder: Path, series_file: str | None, seat: int) -> str
 
 
 def _summary(room: Room) -> dict[str, Any]:
-    return summary_view(room.game.snapshot(), room.game.created_at)
+    """A table's summary, without waiting: while a step runs in a writer thread (its lock is
+    held), the state last sent to its players; else the table as it is."""
+    latest = room._latest
+    snap = latest[1] if room.lock.locked() and latest is not None else room.game.snapshot()
+    return summary_view(snap, room.game.created_at)
 
 
 def qr_svg(text: str) -> bytes:

@@ -141,8 +141,7 @@ async function copy(text, box) {
 }
 
 function statusParts(table) {
-  const parts = [h("p", {}, h("strong", {}, table.status === "broken"
-    ? t("web.status.broken", { problem: table.problem }) : t(`web.status.${table.status}`)))];
+  const parts = [h("p", {}, h("strong", {}, t(`web.status.${table.status}`, { problem: table.problem || "" })))];
   if (table.hand) parts.push(h("p", {}, t("web.hand.number", { n: table.hand.number })));
   if (table.pause_pending) parts.push(h("p", { class: "warn" }, t("web.hand.pause_pending")));
   const stop = stopText(table, app.link.now());

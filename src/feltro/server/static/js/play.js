@@ -134,7 +134,9 @@ function handInfo(table) {
 function bannerParts(table, you, now) {
   const parts = [];
   if (table.status === "lobby") parts.push(h("p", {}, t("web.status.lobby")));
-  if (table.status === "broken") parts.push(h("p", { class: "warn" }, t("web.status.broken", { problem: table.problem })));
+  if (table.status === "broken" || table.status === "stalled") {
+    parts.push(h("p", { class: "warn", role: "status" }, t(`web.status.${table.status}`, { problem: table.problem })));
+  }
   if (table.paused) parts.push(h("p", { class: "warn" }, t(table.pause_pending ? "web.hand.pause_pending" : "web.hand.paused")));
   const stop = stopText(table, now);
   if (stop) parts.push(h("p", { class: table.stop.last_hand ? "warn" : "", "data-stop": "1" }, stop));
