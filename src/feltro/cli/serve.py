@@ -133,6 +133,7 @@ def serve(
     from feltro.server.app import ServerConfig, create_app
     from feltro.server.archive import Lifecycle
     from feltro.server.guard import allowed_host_names
+    from feltro.server.transport import MAX_HEAD_BYTES, GuardedH11Protocol
 
     bind = "0.0.0.0" if lan else "127.0.0.1"  # every interface only with --lan, on purpose
     address = lan_address() if lan else "127.0.0.1"
@@ -155,7 +156,10 @@ def serve(
     typer.echo(f"Game logs: {folder}    (Ctrl+C stops; games resume where they were.)")
     # No per-message compression: on a LAN the bandwidth is free, and zlib was a quarter of
     # the server's CPU under load (benchmarks/load_server.py).
+    # h11 with a bounded request head, and per-address connection counts and a head deadline
+    # (feltro.server.transport): the default parser reads headers of any size into memory.
     uvicorn.run(create_app(config), host=bind, port=port, log_level=log_level,
+                http=GuardedH11Protocol, h11_max_incomplete_event_size=MAX_HEAD_BYTES,
                 ws_max_size=WS_MAX_SIZE, ws_ping_interval=20.0, ws_ping_timeout=20.0,
                 ws_per_message_deflate=False, proxy_headers=False, server_header=False,
                 timeout_graceful_shutdown=3)

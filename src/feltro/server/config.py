@@ -36,6 +36,8 @@ class ServerConfig:
     rate: float = 20.0
     """Messages a second per websocket, on average."""
     burst: float = 40.0
+    max_lobbies_per_address: int = 5
+    """Tables in their lobby (not started) that one address may hold (loopback excepted)."""
     create_per_minute: float = 10.0
     """Tables one client address may create per minute (the server's own machine: any)."""
     static_dir: Path = STATIC

@@ -57,7 +57,7 @@ from feltro.server.model import (
     series_has,
     turn_index,
 )
-from feltro.server.protocol import ErrorCode, ProtocolError, TableStatus
+from feltro.server.protocol import ErrorCode, ProtocolError, TableStatus, name_key
 from feltro.server.refusals import error_code, refusal_words, seat_refusal
 from feltro.server.security import hash_token, new_id, new_token
 from feltro.server.snapshot import HandSnapshot, SeriesSnapshot, TableSnapshot, TurnClock
@@ -490,9 +490,9 @@ class TableGame:
         if len(self.pending_requests()) >= MAX_PENDING_REQUESTS:
             raise ProtocolError(ErrorCode.TOO_MANY_REQUESTS, "too many requests are waiting "
                                 "for the host")
-        wanted = name.strip().casefold()
+        wanted = name_key(name)
         taken = [s.name for s in self.seats.values()] + [r.name for r in self.pending_requests()]
-        if any(other.casefold() == wanted for other in taken):
+        if any(name_key(other) == wanted for other in taken):
             raise ProtocolError(ErrorCode.INVALID, f"the name {name.strip()!r} is already at "
                                 "this table; choose another")
         token = new_token()

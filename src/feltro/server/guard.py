@@ -128,6 +128,14 @@ class Guard:
             await self.app(scope, receive, send)
             return
         headers = _headers(scope)
+        hosts = sum(1 for name, _ in scope.get("headers", ()) if name.lower() == b"host")
+        if hosts > 1:  # the guard and the links must not read different names
+            if kind == "websocket":
+                await send({"type": "websocket.close", "code": 1008,
+                            "reason": "more than one Host header"})
+            else:
+                await _answer(send, 400, "a request has one Host header")
+            return
         if not self._host_allowed(headers.get("host")):
             if kind == "websocket":
                 await send({"type": "websocket.close", "code": 1008,

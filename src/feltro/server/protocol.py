@@ -44,6 +44,7 @@ __all__ = [
     "error_frame",
     "frame_bytes",
     "json_depth",
+    "name_key",
     "parse_client_message",
 ]
 
@@ -73,16 +74,24 @@ def clean_name(value: str) -> str:
     """
     text = unicodedata.normalize("NFC", value)
     for char in text:
-        if unicodedata.category(char) in _HIDDEN_CATEGORIES:
+        if unicodedata.category(char) in _HIDDEN_CATEGORIES or char in _BLANKS:
             raise ValueError(f"names cannot hold the invisible or control character "
                              f"U+{ord(char):04X}")
     text = " ".join(text.split())
-    if not text:
-        raise ValueError("a name needs at least one visible character")
+    if not any(unicodedata.category(c)[0] in "LNS" for c in text):
+        raise ValueError("a name needs at least one visible letter, digit or symbol")
     return text
 
 
+def name_key(name: str) -> str:
+    """The form two names are compared in: compatibility forms folded (NFKC: a fullwidth
+    'Ａｎａ' is 'Ana'), case folded, spaces collapsed."""
+    return " ".join(unicodedata.normalize("NFKC", name).casefold().split())
+
+
 _HIDDEN_CATEGORIES: Final = frozenset({"Cc", "Cf", "Co", "Cs", "Cn", "Zl", "Zp"})
+_BLANKS: Final = frozenset("\u115f\u1160\u3164\uffa0\u2800")
+"""Letters and symbols that draw nothing (Hangul fillers, the braille blank)."""
 
 Name = Annotated[str, Field(min_length=1, max_length=24), AfterValidator(clean_name)]
 Ident = Annotated[str, Field(min_length=1, max_length=64, pattern=r"^[A-Za-z0-9_.:-]+$")]

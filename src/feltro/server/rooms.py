@@ -35,7 +35,7 @@ from feltro.seal import SeedSeal
 from feltro.server import protocol as p
 from feltro.server.archive import MAX_ARCHIVED, ArchivedTable, Lifecycle
 from feltro.server.clock import Clock, epoch_ms
-from feltro.server.game import TableGame, problem_text
+from feltro.server.game import MAX_PENDING_REQUESTS, TableGame, problem_text
 from feltro.server.journal import Journal, JournalRecord
 from feltro.server.model import BotTurn, Identity, TableSettings, parse_action
 from feltro.server.protocol import ErrorCode, ProtocolError, error_frame
@@ -60,13 +60,20 @@ SEND_TIMEOUT = 10.0
 """Seconds one frame may take to leave: a client that stops reading is dropped after this."""
 HELLO_SECONDS = 10.0
 """A connection that has not said ``hello`` this long after opening is closed."""
-MAX_UNIDENTIFIED = 16
-"""Connections of one table that have not said ``hello`` yet; past it the oldest is dropped,
-so strangers cannot keep a player from reaching their seat."""
+MAX_UNIDENTIFIED = 512
+"""Connections of one table that have not said ``hello`` yet; past it the oldest is dropped.
+Large on purpose: a newcomer survives as long as a flood takes to open this many sockets after
+it, and says hello long before (a real client sends it the moment the socket opens), so
+strangers cannot keep a player from reaching their seat even from the player's own address."""
+MAX_UNIDENTIFIED_TOTAL = 4096
+"""Connections of the whole server that have not said ``hello`` yet (memory stays bounded
+however many tables a flood aims at)."""
 MAX_UNIDENTIFIED_PER_ADDRESS = 4
 """Connections of one table, from one address, that have not said ``hello`` yet."""
 MAX_REQUESTS_PER_ADDRESS = 4
 """Seat requests waiting for the host that came from one address."""
+MAX_SPECTATORS_PER_ADDRESS = 8
+"""Spectators of one table from one address (a tunnel's loopback excepted)."""
 MAX_CONNECTIONS_PER_SEAT = 4
 """Devices one seat (or the host) may have open at once; the oldest goes first."""
 _LOOPBACK = frozenset({"127.0.0.1", "::1", "localhost"})
@@ -179,6 +186,8 @@ class Room:
         """When its last connection closed (``None`` while someone is connected)."""
         self.over_since: float | None = None
         """When its series was first seen over."""
+        self.creator = "?"
+        """The address that created it (unknown after a restart)."""
         self._latest: tuple[int, TableSnapshot, dict[str, str]] | None = None
         """The snapshot and public texts (per language) of the current version."""
         self._orphans: dict[str, float] = {}
@@ -204,8 +213,13 @@ class Room:
                 1 for c in waiting if c.address == address) >= MAX_UNIDENTIFIED_PER_ADDRESS:
             return "too many connections from your address are waiting; say hello first"
         if len(waiting) >= MAX_UNIDENTIFIED:
-            min(waiting, key=lambda c: c.opened).finish("crowded", "making room for a newer "
-                                                        "connection; say hello sooner")
+            _crowdiest(waiting).finish("crowded", "making room for a newer connection; say "
+                                                  "hello sooner")
+        everywhere = [c for room in self.manager.rooms.values() for c in room.connections
+                      if not c.hello and not c.closing]
+        if len(everywhere) >= MAX_UNIDENTIFIED_TOTAL:
+            _crowdiest(everywhere).finish("crowded", "making room for a newer connection; "
+                                                     "say hello sooner")
         return None
 
     def attach(self, conn: Connection) -> None:
@@ -310,6 +324,8 @@ class Room:
                         and self.requests_from(conn.address) >= MAX_REQUESTS_PER_ADDRESS):
                     raise ProtocolError(ErrorCode.TOO_MANY_REQUESTS, "too many seat requests "
                                         "from your address are waiting for the host")
+                if not by_host:
+                    await self._write(functools.partial(self._make_room_to_ask, conn))
                 request, token = await self._write(functools.partial(
                     game.join, message.name, message.seat, by_host=by_host))
                 self._request_addresses[request.request_id] = conn.address
@@ -353,11 +369,7 @@ class Room:
                                     f"of this table")
             conn.token_hash = hash_token(message.token)
         if identity is None:
-            watching = sum(1 for c in self.connections
-                           if c.hello and c.identity is None and not c.closing)
-            if watching >= self.manager.max_spectators:
-                raise ProtocolError(ErrorCode.RATE_LIMITED, "too many people are watching "
-                                    "this table")
+            self._make_room_to_watch(conn)
         else:
             same = sorted((c for c in self.connections if c.hello and not c.closing
                            and c.token_hash == hash_token(message.token or "")),
@@ -450,6 +462,45 @@ class Room:
         summary["status"] = "archived"
         seats = {s.token_hash: s.seat for s in game.seats.values() if s.token_hash is not None}
         return ArchivedTable(game.table_id, summary, chips_view(snap), seats, game.series_file)
+
+    def _make_room_to_watch(self, conn: Connection) -> None:
+        """Let *conn* watch: one address holds few spectators (a tunnel's loopback excepted),
+        and when the table has its fill the address watching most gives up its oldest one, so
+        a newcomer can always watch and then ask for a seat.
+
+        :raises ProtocolError: ``rate_limited`` when *conn*'s own address is over its budget.
+        """
+        watching = [c for c in self.connections
+                    if c.hello and c.identity is None and not c.closing]
+        mine = sum(1 for c in watching if c.address == conn.address)
+        if conn.address not in _LOOPBACK and mine >= MAX_SPECTATORS_PER_ADDRESS:
+            raise ProtocolError(ErrorCode.RATE_LIMITED, "too many people are watching this "
+                                "table from your address")
+        if len(watching) >= self.manager.max_spectators:
+            crowdiest = _crowdiest(watching)
+            if crowdiest.address == conn.address and mine <= 1:
+                raise ProtocolError(ErrorCode.RATE_LIMITED, "too many people are watching "
+                                    "this table")
+            crowdiest.finish("crowded", "making room for another spectator; reconnect to "
+                                        "watch again")
+
+    def _make_room_to_ask(self, conn: Connection) -> None:
+        """Past the table's budget of seat requests, the address asking most gives up its
+        oldest request, so a few addresses cannot keep a newcomer from asking."""
+        game = self.game
+        pending = game.pending_requests()
+        if len(pending) < MAX_PENDING_REQUESTS:
+            return
+        counts: dict[str, int] = {}
+        for request in pending:
+            origin = self._request_addresses.get(request.request_id, "?")
+            counts[origin] = counts.get(origin, 0) + 1
+        busiest = max(counts, key=lambda a: counts[a])
+        if counts[busiest] < 2 and busiest == conn.address:
+            return  # nothing fairer to give up: the table's own refusal stands
+        victim = next(r for r in pending
+                      if self._request_addresses.get(r.request_id, "?") == busiest)
+        game.refuse(victim.request_id)
 
     def requests_from(self, address: str) -> int:
         """Seat requests waiting for the host that were made from *address*."""
@@ -632,6 +683,16 @@ class Room:
         """Say goodbye to every connection (server shutting down)."""
         for conn in list(self.connections):
             conn.finish("stopping", "the server is stopping; reconnect in a moment")
+
+
+def _crowdiest(connections: list[Connection]) -> Connection:
+    """The oldest connection of the address that holds most of *connections*."""
+    counts: dict[str, int] = {}
+    for conn in connections:
+        counts[conn.address] = counts.get(conn.address, 0) + 1
+    busiest = max(counts.values())
+    return min((c for c in connections if counts[c.address] == busiest),
+               key=lambda c: c.opened)
 
 
 def _guess_ref(text: str | bytes) -> str | None:
@@ -828,7 +889,13 @@ class RoomManager:
         return Connection(send, close, TokenBucket(self.rate, self.burst, self.clock.monotonic),
                           address=address, opened=self.clock.monotonic())
 
-    def create_table(self, settings: TableSettings) -> tuple[Room, str]:
+    def lobbies_of(self, address: str) -> int:
+        """Tables created from *address* that are still in their lobby."""
+        return sum(1 for room in self.rooms.values()
+                   if room.creator == address and room.game.status == "lobby")
+
+    def create_table(self, settings: TableSettings, *,
+                     creator: str = "?") -> tuple[Room, str]:
         """A new table in its lobby; returns its room and the host token.
 
         :raises ProtocolError: ``not_now`` when the server holds too many tables.
@@ -840,6 +907,7 @@ class RoomManager:
         game, token = TableGame.create(settings, self.journal, self.folder / "tables",
                                        self.clock, seal=self.seal)
         room = Room(game, self)
+        room.creator = creator
         self.rooms[game.table_id] = room
         return room, token
 

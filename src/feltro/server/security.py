@@ -77,11 +77,23 @@ class RedactingFilter(logging.Filter):
         if isinstance(record.msg, str):
             record.msg = redact(record.msg)
         if isinstance(record.args, tuple):
-            record.args = tuple(redact(a) if isinstance(a, str) else a for a in record.args)
+            record.args = tuple(_redacted_arg(a) for a in record.args)
         elif isinstance(record.args, dict):
             record.args = {k: redact(v) if isinstance(v, str) else v
                            for k, v in record.args.items()}
         return True
+
+
+def _redacted_arg(arg: object) -> object:
+    """*arg* with its tokens masked; numbers stay numbers (``%d`` still formats them), other
+    objects (a websocket frame in a debug line) are masked as their text when they hold one."""
+    if isinstance(arg, str):
+        return redact(arg)
+    if isinstance(arg, int | float) or arg is None:
+        return arg
+    text = str(arg)
+    masked = redact(text)
+    return masked if masked != text else arg
 
 
 def install_log_redaction(names: Iterable[str] = ("", "uvicorn", "uvicorn.access",

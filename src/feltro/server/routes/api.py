@@ -44,6 +44,8 @@ from feltro.store import SeriesStore
 __all__ = ["HistoriesRequest", "QrRequest", "router"]
 
 router = APIRouter()
+LOOPBACK_CREATION_FACTOR: Final = 6
+"""Loopback's table-creation budget, in multiples of an address's."""
 log = logging.getLogger("feltro.server")
 
 _LOOPBACK: Final = frozenset({"127.0.0.1", "::1"})
@@ -83,7 +85,8 @@ async def create_table(request: Request) -> dict[str, Any]:
     try:
         choices = CreateTable.model_validate_json(body or b"{}")
         settings = TableSettings.from_request(choices)
-        room, token = manager_of(request).create_table(settings)
+        creator = request.client.host if request.client else "?"
+        room, token = manager_of(request).create_table(settings, creator=creator)
     except ValidationError as exc:
         first = exc.errors(include_url=False, include_input=False)[0]
         where = ".".join(str(part) for part in first["loc"]) or "body"
@@ -105,17 +108,21 @@ async def create_table(request: Request) -> dict[str, Any]:
 
 
 def _limit_creation(request: Request) -> None:
-    """Refuse (429) a client address that created too many tables lately; the laptop running
-    the server is trusted."""
+    """Refuse (429) an address that created too many tables lately, or that holds too many
+    lobbies nobody has started. Loopback (the host's own machine, but also everyone behind a
+    tunnel) gets a larger budget, never an endless one."""
     client = request.client.host if request.client else "?"
-    if client in _LOOPBACK:
-        return
     config = config_of(request)
+    per_minute = config.create_per_minute * (LOOPBACK_CREATION_FACTOR if client in _LOOPBACK
+                                             else 1)
     bucket = creators_of(request).setdefault(
-        client, TokenBucket(config.create_per_minute / 60, config.create_per_minute,
-                            config.clock.monotonic))
+        client, TokenBucket(per_minute / 60, per_minute, config.clock.monotonic))
     if not bucket.take():
         raise HTTPException(429, "too many tables created from this address; wait a bit")
+    if client not in _LOOPBACK and \
+            manager_of(request).lobbies_of(client) >= config.max_lobbies_per_address:
+        raise HTTPException(429, "this address already has tables nobody has started; start "
+                            "or leave one of them first")
 
 
 @router.get("/api/tables")
