@@ -327,7 +327,7 @@ class Hand(DealingMixin, ShowdownMixin):
         """At the showdown, the next position that should show or muck by P8, else ``None``."""
         if self._phase == OVER or not (self._phase == SHOWDOWN or self._runout):
             return None
-        for p in show_order(self._n, self._folded, self._river_aggressor):
+        for p in show_order(self._n, self._folded, self._first_to_show()):
             if self._shown[p] is None and not self._mucked[p]:
                 return p
         return None

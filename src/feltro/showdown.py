@@ -14,12 +14,22 @@ from dataclasses import dataclass, field
 from feltro.cards import Card, CardsLike, format_cards
 from feltro.errors import CardError, IllegalActionError
 from feltro.evaluator import hand_strength
-from feltro.events import CardsMucked, CardsShown, Event, HandEnded, PotAwarded
+from feltro.events import (
+    ActionTaken,
+    AntePosted,
+    BlindPosted,
+    CardsMucked,
+    CardsShown,
+    Event,
+    HandEnded,
+    PotAwarded,
+    UncalledReturned,
+)
 from feltro.handstate import OVER, SHOWDOWN, HandState, read_cards
 from feltro.legal import seat_name
 from feltro.pots import Pot, split_pot
 
-__all__ = ["HandResult", "PotResult", "ShowdownMixin", "pot_winners", "show_order"]
+__all__ = ["HandResult", "PotResult", "ShowdownMixin", "first_all_in", "pot_winners", "show_order"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -58,12 +68,14 @@ class HandResult:
         return tuple(sorted({w for pot in self.pots for w in pot.winners}))
 
 
-def show_order(n: int, folded: Sequence[bool], river_aggressor: int) -> list[int]:
-    """P8: the last river bettor or raiser first, else the first left of the button; clockwise.
+def show_order(n: int, folded: Sequence[bool], first: int) -> list[int]:
+    """P8: the players who have not folded, clockwise from *first* (``-1``: the first left of
+    the button).
 
-    Only players who have not folded are listed.
+    *first* is the last river bettor or raiser, or, when the hands are tabled together
+    because everybody is all-in, the first player to go all-in (see :func:`first_all_in`).
     """
-    start = river_aggressor if river_aggressor >= 0 else 0
+    start = first if first >= 0 else 0
     order: list[int] = []
     for k in range(n):
         p = start + k
@@ -72,6 +84,35 @@ def show_order(n: int, folded: Sequence[bool], river_aggressor: int) -> list[int
         if not folded[p]:
             order.append(p)
     return order
+
+
+def first_all_in(events: Sequence[Event], stacks: Sequence[int]) -> int:
+    """The first position to put all its chips in (seed 004, P8), or ``-1`` if none did.
+
+    *stacks* are the stacks before antes and blinds. A blind that takes a player's last chip
+    is an all-in like any other; so is an ante, once the unmatched part of the antes is back
+    (several players all-in on their antes: the first of them in deal order).
+    """
+    left = list(stacks)
+    antes_done = False
+    for event in events:
+        if isinstance(event, AntePosted):
+            left[event.position] -= event.amount
+            continue
+        if isinstance(event, UncalledReturned):
+            left[event.position] += event.amount
+            continue
+        if not antes_done:
+            antes_done = True
+            if 0 in left:
+                return left.index(0)
+        if isinstance(event, BlindPosted):
+            left[event.position] -= event.amount
+            if left[event.position] == 0:
+                return event.position
+        elif isinstance(event, ActionTaken) and event.all_in:
+            return event.position
+    return -1
 
 
 def pot_winners(
@@ -120,7 +161,8 @@ class ShowdownMixin(HandState):
         """*position* shows its private cards (D11, P8); *cards* fill in unknown ones.
 
         Allowed once betting is over, in any order, also before the rest of the board in an
-        all-in (P2).
+        all-in (P2). Showing one card only is a muck (seed 004, P8): the hand cannot win, even
+        in an all-in where every hand is tabled.
 
         :raises IllegalActionError: before the betting is over, or for a folded/settled hand.
         :raises CardError: if *cards* differ from the cards dealt, or are already dealt.
@@ -133,6 +175,8 @@ class ShowdownMixin(HandState):
             shown = tuple(c for c in held if c is not None)
         else:
             shown = read_cards(cards)
+            if len(shown) == 1:
+                return self._show_one_card(p, shown[0])
             if len(shown) != 2:
                 raise CardError(f"D11: a player shows both private cards, got {len(shown)}")
             known = [c for c in held if c is not None]
@@ -147,6 +191,18 @@ class ShowdownMixin(HandState):
         self._maybe_settle()
         return tuple(self._events[mark:])
 
+    def _show_one_card(self, p: int, card: Card) -> tuple[Event, ...]:
+        """P8: one card shown is a muck; the card must be one of *p*'s (D11)."""
+        held = self._holes[p]
+        if card not in held:
+            if None not in held:
+                raise CardError(f"D11: {seat_name(p)} was dealt "
+                                f"{format_cards([c for c in held if c is not None])}, which "
+                                f"does not hold {format_cards([card])}")
+            self._check_unseen([card])
+            held[held.index(None)] = card
+        return self._muck(p)
+
     def muck(self, position: int) -> tuple[Event, ...]:
         """*position* gives up without showing; a mucked hand cannot win (D11, P8).
 
@@ -160,6 +216,9 @@ class ShowdownMixin(HandState):
         if self._all_live_all_in():
             raise IllegalActionError(f"everybody is all-in, so every live hand is shown: "
                                      f"{seat_name(p)} cannot muck", rule="P8", seat=p)
+        return self._muck(p)
+
+    def _muck(self, p: int) -> tuple[Event, ...]:
         mark = len(self._events)
         self._mucked[p] = True
         self._muck_order.append(p)
@@ -201,7 +260,7 @@ class ShowdownMixin(HandState):
     def _auto_show(self, *, strict: bool = False) -> None:
         pots: list[Pot] | None = None
         strengths: list[int | None] = []
-        for p in show_order(self._n, self._folded, self._river_aggressor):
+        for p in show_order(self._n, self._folded, self._first_to_show()):
             if self._shown[p] is not None or self._mucked[p]:
                 continue
             held = self._holes[p]
@@ -222,6 +281,13 @@ class ShowdownMixin(HandState):
             cards = (held[0], held[1])
             self._shown[p] = cards  # type: ignore[assignment]
             self._events.append(CardsShown(p, cards))  # type: ignore[arg-type]
+
+    def _first_to_show(self) -> int:
+        """Where P8's show order starts: the last river bettor or raiser; when the hands are
+        tabled together (nobody can bet, everybody all-in), the first player to go all-in."""
+        if self._runout or self._all_live_all_in():
+            return first_all_in(self._events, self._config.stacks)
+        return self._river_aggressor
 
     def _all_live_all_in(self) -> bool:
         """P8: when every live player is all-in, every live hand is shown."""
