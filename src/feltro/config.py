@@ -188,6 +188,16 @@ class HandConfig:
         not the button, D6); preflop the next position acts first (B2)."""
         return self._plan.big_blind_position
 
+    @property
+    def small_blind_position(self) -> int | None:
+        """The position posting the small blind, or ``None`` (dead small blind, D8): the first
+        other blind in posting order (heads-up the button, D6, whatever the amounts)."""
+        n = len(self.blinds)
+        big = self._plan.big_blind_position
+        top = self.blinds[big]
+        order = (1, 0) if n == 2 else range(n)
+        return next((p for p in order if p != big and 0 < self.blinds[p] <= top), None)
+
     def replace(self, **changes: Any) -> HandConfig:
         """A copy with some fields changed (validated again)."""
         values: dict[str, Any] = {

@@ -20,7 +20,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-__all__ = ["Pot", "build_pots", "split_pot", "uncalled"]
+__all__ = ["Pot", "build_pots", "collected_pots", "split_pot", "uncalled"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -85,6 +85,26 @@ def build_pots(
             amounts.insert(0, dead)
             eligibles.insert(0, everyone)
     return [Pot(a, e) for a, e in zip(amounts, eligibles, strict=True)]
+
+
+def collected_pots(
+    committed: Sequence[int],
+    bets: Sequence[int],
+    folded: Sequence[bool],
+) -> list[Pot]:
+    """The pots in the middle during a hand: the chips of the streets already played.
+
+    This street's *bets* stay in front of the players until the round ends, as a dealer
+    leaves them: a bet nobody has matched yet (an uncalled all-in) is no side pot (B7), and
+    the pots are formed (P1) from what each position *committed* before it.
+
+    >>> collected_pots([2, 200], [2, 200], [False, False])   # heads-up shove, not called
+    []
+    """
+    collected = [c - b for c, b in zip(committed, bets, strict=True)]
+    if not any(collected) or all(folded):
+        return []
+    return build_pots(collected, folded)
 
 
 def split_pot(amount: int, winners: Sequence[int], *, chip: int = 1) -> tuple[int, ...]:

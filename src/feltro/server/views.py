@@ -36,7 +36,7 @@ from feltro.events import (
     UncalledReturned,
 )
 from feltro.names import describe_class
-from feltro.pots import build_pots
+from feltro.pots import collected_pots
 from feltro.server.clock import epoch_ms
 from feltro.server.game import TableGame
 from feltro.server.model import Identity, positions_to_seats
@@ -203,11 +203,8 @@ def _hand_json(game: TableGame, public: SeatView, order: tuple[int, ...],
         net: dict[str, int] | None = {str(order[i]): n for i, n in enumerate(result.net)}
     else:
         # Collected pots (earlier streets); this street's bets are shown in front of the seats.
-        collected = [c - b for c, b in zip(public.committed, public.bets, strict=True)]
-        pots = []
-        if any(collected) and not all(public.folded):
-            pots = [{"amount": p.amount, "eligible": [order[i] for i in p.eligible]}
-                    for p in build_pots(collected, public.folded)]
+        pots = [{"amount": p.amount, "eligible": [order[i] for i in p.eligible]}
+                for p in collected_pots(public.committed, public.bets, public.folded)]
         returned = net = None
     to_act = public.to_act
     return {
