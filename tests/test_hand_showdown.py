@@ -237,6 +237,12 @@ def test_all_in_hands_are_listed_from_the_first_all_in_clockwise__P8() -> None:
     hand = dealt(["7c2d", "AsAd", "KsKd", "QsQd"], "2c 7h 9d Jc 3h", [100] * 4)
     play(hand, "c", "r 100", "c", "c", "c")
     assert shows(hand) == [3, 0, 1, 2]
+    assert list(hand.result().shown) == [3, 0, 1, 2]  # the hand log keeps that order
+    manual = Hand.start(HandConfig.standard([100] * 4))
+    for p, cards in enumerate(["7c2d", "AsAd", "KsKd", "QsQd"]):
+        manual.deal_hole(p, cards)
+    play(manual, "c", "r 100", "c", "c", "c")
+    assert manual.to_show == 3  # a history's settle and the replay follow the same order
 
 
 def test_all_in_by_the_blind_is_the_first_all_in__P8_D10() -> None:

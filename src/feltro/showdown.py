@@ -48,7 +48,7 @@ class HandResult:
 
     ``stacks`` are the final stacks by position; ``pots`` main pot first; ``returned`` the
     unmatched chips each position got back (B7) before pots were formed; ``shown`` the cards
-    each position showed (mucked and folded hands are absent).
+    each position showed, in the order shown (P8; mucked and folded hands are absent).
     """
 
     stacks: tuple[int, ...]
@@ -374,8 +374,28 @@ class ShowdownMixin(HandState):
         self._committed[:] = zeros
         self._antes[:] = zeros
         self._result = HandResult(final, tuple(results), tuple(self._returned),
-                                  {p: c for p, c in enumerate(shown) if c is not None},
-                                  self._config.stacks)
+                                  _in_show_order(shown, events), self._config.stacks)
+
+def _in_show_order(shown: list[tuple[Card, ...] | None], events: list[Event],
+                   ) -> dict[int, tuple[Card, ...]]:
+    """The shown hands by position, in the order they were shown (P8).
+
+    Hands are shown only once the betting is over, so the shows are among the events after
+    the last action.
+    """
+    order: list[int] = []
+    for event in reversed(events):
+        kind = type(event)
+        if kind is ActionTaken:
+            break
+        if kind is CardsShown:
+            order.append(event.position)  # type: ignore[attr-defined]
+    order.reverse()
+    out = {p: c for p in order if (c := shown[p]) is not None}
+    if len(out) != len(shown) - shown.count(None):  # not expected; keep every hand shown
+        out = {p: c for p, c in enumerate(shown) if c is not None}
+    return out
+
 
 def _can_win(
     p: int,
