@@ -245,6 +245,14 @@ def test_all_in_hands_are_listed_from_the_first_all_in_clockwise__P8() -> None:
     assert manual.to_show == 3  # a history's settle and the replay follow the same order
 
 
+def test_all_in_by_the_ante_is_the_first_all_in__P8_B11() -> None:
+    # p2 antes its last 3 chips (ante 5): all-in before anybody acts. p3 shoves, p1 calls.
+    config = HandConfig(stacks=(200, 3, 200), blinds=(1, 2, 0), big_blind=2, antes=(5, 5, 5))
+    hand = Hand.start(config, Deck.for_deal(["7c2d", "AsAd", "KsKd"], "2c 7h 9d Jc 3h"))
+    play(hand, "r 195", "c")
+    assert shows(hand) == [1, 2, 0]
+
+
 def test_all_in_by_the_blind_is_the_first_all_in__P8_D10() -> None:
     # p2 posts its last 2 chips as the big blind (D10): the first to go all-in. p3 then
     # shoves and p1 calls all-in: the hands are listed p2, p3, p1.

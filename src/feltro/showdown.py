@@ -94,23 +94,31 @@ def first_all_in(events: Sequence[Event], stacks: Sequence[int]) -> int:
     (several players all-in on their antes: the first of them in deal order).
     """
     left = list(stacks)
-    antes_done = False
-    for event in events:
-        if isinstance(event, AntePosted):
+    count = len(events)
+    k = 0
+    # The forced bets come first: antes (and the return of the part nobody matched), blinds.
+    while k < count:
+        event = events[k]
+        if type(event) is AntePosted:
             left[event.position] -= event.amount
-            continue
-        if isinstance(event, UncalledReturned):
+        elif type(event) is UncalledReturned:
             left[event.position] += event.amount
-            continue
-        if not antes_done:
-            antes_done = True
-            if 0 in left:
-                return left.index(0)
-        if isinstance(event, BlindPosted):
-            left[event.position] -= event.amount
-            if left[event.position] == 0:
-                return event.position
-        elif isinstance(event, ActionTaken) and event.all_in:
+        else:
+            break
+        k += 1
+    if 0 in left:
+        return left.index(0)
+    while k < count:
+        event = events[k]
+        if type(event) is not BlindPosted:
+            break
+        left[event.position] -= event.amount
+        if not left[event.position]:
+            return event.position
+        k += 1
+    for index in range(k, count):
+        event = events[index]
+        if type(event) is ActionTaken and event.all_in:
             return event.position
     return -1
 
@@ -258,10 +266,15 @@ class ShowdownMixin(HandState):
         return p
 
     def _auto_show(self, *, strict: bool = False) -> None:
+        shown = self._shown
+        mucked = self._mucked
+        folded = self._folded
+        if all(folded[p] or mucked[p] or shown[p] is not None for p in range(self._n)):
+            return  # every hand already shown or mucked (an all-in run-out showed them)
         pots: list[Pot] | None = None
         strengths: list[int | None] = []
-        for p in show_order(self._n, self._folded, self._first_to_show()):
-            if self._shown[p] is not None or self._mucked[p]:
+        for p in show_order(self._n, folded, self._first_to_show()):
+            if shown[p] is not None or mucked[p]:
                 continue
             held = self._holes[p]
             if None in held:
@@ -285,9 +298,14 @@ class ShowdownMixin(HandState):
     def _first_to_show(self) -> int:
         """Where P8's show order starts: the last river bettor or raiser; when the hands are
         tabled together (nobody can bet, everybody all-in), the first player to go all-in."""
-        if self._runout or self._all_live_all_in():
+        if self._runout:
             return first_all_in(self._events, self._config.stacks)
-        return self._river_aggressor
+        # Without a run-out, everybody can be all-in only through a river bet: its maker has
+        # no chips behind (a bettor with chips back or behind is not all-in).
+        bettor = self._river_aggressor
+        if bettor >= 0 and not self._stacks[bettor] and self._all_live_all_in():
+            return first_all_in(self._events, self._config.stacks)
+        return bettor
 
     def _all_live_all_in(self) -> bool:
         """P8: when every live player is all-in, every live hand is shown."""
@@ -378,23 +396,18 @@ class ShowdownMixin(HandState):
 
 def _in_show_order(shown: list[tuple[Card, ...] | None], events: list[Event],
                    ) -> dict[int, tuple[Card, ...]]:
-    """The shown hands by position, in the order they were shown (P8).
-
-    Hands are shown only once the betting is over, so the shows are among the events after
-    the last action.
-    """
+    """The shown hands by position, in the order they were shown (P8)."""
+    count = len(shown) - shown.count(None)
+    if count < 2:
+        return {p: c for p, c in enumerate(shown) if c is not None}
     order: list[int] = []
-    for event in reversed(events):
-        kind = type(event)
-        if kind is ActionTaken:
-            break
-        if kind is CardsShown:
-            order.append(event.position)  # type: ignore[attr-defined]
-    order.reverse()
-    out = {p: c for p in order if (c := shown[p]) is not None}
-    if len(out) != len(shown) - shown.count(None):  # not expected; keep every hand shown
-        out = {p: c for p, c in enumerate(shown) if c is not None}
-    return out
+    for index in range(len(events) - 1, -1, -1):
+        event = events[index]
+        if type(event) is CardsShown:
+            order.append(event.position)
+            if len(order) == count:
+                break
+    return {p: shown[p] for p in reversed(order)}  # type: ignore[misc]
 
 
 def _can_win(
