@@ -796,6 +796,20 @@ def test_replay_one_card_shown_is_a_muck__P8_D11() -> None:
     assert outcome.finishing_stacks == (0, 400)
 
 
+def test_replay_late_show_of_the_winner_must_be_its_cards__D11() -> None:
+    # After p1 mucks, p2's hand has won without showing; its show is accepted only with the
+    # cards it was dealt.
+    checked = ["p2 cc", "p1 cc", "d db 2c7d9h", "p1 cc", "p2 cc", "d db Jd", "p1 cc",
+               "p2 cc", "d db 3s", "p1 cc", "p2 cc"]
+    good = ["d dh p1 AsAh", "d dh p2 KsKh", *checked, "p1 sm", "p2 sm KsKh"]
+    assert replay(loads(phh("[0, 0]", "[1, 2]", "[200, 200]", good))).finishing_stacks == (
+        198, 202)
+    bad = ["d dh p1 AsAh", "d dh p2 KsKh", *checked, "p1 sm", "p2 sm QsQh"]
+    with pytest.raises(ReplayError) as info:
+        replay(loads(phh("[0, 0]", "[1, 2]", "[200, 200]", bad)))
+    assert (info.value.rule, info.value.action) == ("D11", 14)
+
+
 def test_replay_short_ante_with_trimming__B11_P1() -> None:
     # ante_trimming_status = true: antes are contributions; p1 antes 3 (all-in) of 5 and can
     # win 3 from each: 9; p2 (KK) wins the other 8 (see the API test above).
