@@ -33,6 +33,7 @@ from feltro.history.phh import (
     PhhAction,
     Verb,
     _parse_line,
+    format_phh_cards,
 )
 from feltro.history.record import record_of
 
@@ -202,6 +203,10 @@ def _apply(hand: Hand, action: PhhAction) -> None:
         assert player is not None
         hand.deal_hole(player, list(action.cards))
         return
+    if verb is Verb.SHOW_OR_MUCK and hand.is_over and _last_hand_shows(hand, action):
+        # The others mucked (a show of one card is a muck, P8), so this hand won without
+        # showing; its show, written after theirs, changes nothing.
+        return
     if verb is Verb.DEAL_BOARD or verb is Verb.SHOW_OR_MUCK:
         if hand.to_act is not None and _only_a_free_check_left(hand):
             # B5 gives the big blind its option even when everyone else is all-in; writers such
@@ -246,6 +251,26 @@ def _apply(hand: Hand, action: PhhAction) -> None:
         if not isinstance(amount, int):
             raise _RefusedError(f"raise to {amount!r}: amounts are whole chips", "B6")
         hand.apply(Raise(amount), player)
+
+
+def _last_hand_shows(hand: Hand, action: PhhAction) -> bool:
+    """*action* shows the hand that won because every other hand mucked at the showdown.
+
+    :raises _RefusedError: if the cards shown are not the cards dealt (D11).
+    """
+    p = action.player
+    assert p is not None
+    if action.is_muck or hand.folded[p] or p in hand.mucked or not hand.mucked:
+        return False
+    result = hand.result()
+    if p in result.shown or len(hand.board) < 5:
+        return False
+    known = [c for c in hand.hole(p) if c is not None]
+    shown = [c for c in action.cards if c is not None]
+    if shown and any(c not in shown for c in known):
+        raise _RefusedError(f"p{p + 1} was dealt {format_phh_cards(known)}, which is not "
+                            f"{format_phh_cards(shown)}", "D11")
+    return True
 
 
 def _lone_bettor_checks(hand: Hand, player: int) -> bool:
