@@ -103,7 +103,7 @@ def show_order(n: int, folded: Sequence[bool], first: int) -> list[int]:
 
 
 def first_all_in(events: Sequence[Event], stacks: Sequence[int]) -> int:
-    """The first position to put all its chips in (seed 004, P8), or ``-1`` if none did.
+    """The first position to put all its chips in (P8), or ``-1`` if none did.
 
     *stacks* are the stacks before antes and blinds. A blind that takes a player's last chip
     is an all-in like any other; so is an ante, once the unmatched part of the antes is back
@@ -179,7 +179,7 @@ def show(hand: HandState, position: int, cards: CardsLike | None = None) -> tupl
     """*position* shows its private cards (D11, P8); *cards* fill in unknown ones.
 
     Allowed once betting is over, in any order, also before the rest of the board in an
-    all-in (P2). Showing one card only is a muck (seed 004, P8): the hand cannot win, even
+    all-in (P2). Showing one card only is a muck (P8): the hand cannot win, even
     in an all-in where every hand is tabled.
 
     :raises IllegalActionError: before the betting is over, or for a folded/settled hand.
