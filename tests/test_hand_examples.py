@@ -109,9 +109,11 @@ def test_x4_side_pots_with_a_folded_contribution__X4() -> None:
     play(hand, "r 150", "c", "c")  # flop: D bets 150, E and F call (F is in for 500)
     play(hand, "r 300", "c", "f")  # turn: D all-in 800, E calls all-in, F folds
     result = hand.result()
-    assert [p.amount for p in result.pots] == [300, 1000, 400, 450, 600]
+    # Levels 300 / 1000 / 400 / 450 / 600; the last two are contested by D and E alone: one
+    # pot of 1050 (P1).
+    assert [p.amount for p in result.pots] == [300, 1000, 400, 1050]
     assert sum(p.amount for p in result.pots) == 2750
-    assert [p.winners for p in result.pots] == [(0,), (1,), (3,), (3,), (3,)]
+    assert [p.winners for p in result.pots] == [(0,), (1,), (3,), (3,)]
     assert result.stacks == (300, 1000, 0, 1450, 0, 500)
 
 

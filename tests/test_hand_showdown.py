@@ -57,13 +57,14 @@ def test_each_pot_goes_to_the_best_hand_eligible_for_it__P1() -> None:
 
 def test_folded_chips_play_in_the_pots__P1() -> None:
     # p4 calls 100 preflop, then folds two pair on the flop: its chips stay, it cannot win.
+    # Its level (100) starts no pot: p2 and p3 contest everything above 50 (P1).
     hand = dealt(["AsAd", "KsKd", "QsQd", "7c2d"], "2c 7h 9d Jc 3h", [50, 200, 200, 200])
     play(hand, "r 100", "c", "c", "c")  # p3 raises, p4 calls, p1 all-in for 50, p2 calls
     play(hand, "r 50", "c", "f")  # flop: p2 bets, p3 calls, p4 folds
     play(hand, *["x"] * 4)
     result = hand.result()
     assert [(p.amount, p.eligible, p.winners) for p in result.pots] == [
-        (200, (0, 1, 2), (0,)), (150, (1, 2), (1,)), (100, (1, 2), (1,))]
+        (200, (0, 1, 2), (0,)), (250, (1, 2), (1,))]
     assert result.stacks == (200, 300, 50, 100)
 
 
@@ -145,15 +146,27 @@ def test_odd_chip_to_first_winner_left_of_button__P7() -> None:
     assert (pot.amount, pot.winners, pot.shares) == (7, (0, 1, 2), (3, 2, 2))
 
 
-def test_odd_chips_counted_pot_by_pot__P7() -> None:
-    # The small blind folds its 1: levels 1 and 2 make pots of 3 and 2 (P1), each split
-    # between p2 and p3 with its odd chip to p2, the first winner left of the button.
+def test_odd_chips_counted_on_the_pot_a_dealer_forms__P7_P1() -> None:
+    # The small blind folds its 1: its level adds a chip to the pot p2 and p3 contest, it
+    # does not start a pot (P1). One pot of 5, its odd chip to p2, the first winner left of
+    # the button.
     hand = dealt(["7c4s", "2h3d", "2s3c"], "Ac Kd Qh Js Tc")
     play(hand, "c", "f", "x", *["x"] * 6)
     result = hand.result()
-    assert [(p.amount, p.winners, p.shares) for p in result.pots] == [
-        (3, (1, 2), (2, 1)), (2, (1, 2), (1, 1))]
+    assert [(p.amount, p.winners, p.shares) for p in result.pots] == [(5, (1, 2), (3, 2))]
     assert result.stacks == (199, 201, 200)
+
+
+def test_tied_players_split_folded_levels_evenly__P1_P7() -> None:
+    # Issue example, no all-in: p3 raises to 5, p4 re-raises to 8, p5 calls; the blinds and
+    # p3 fold; p4 and p5 play the board. The 24 chips are one pot (the same two contenders
+    # at every level): 12 / 12. Pots by level (5 / 4 / 9 / 6) would give p4 13 and p5 11.
+    hand = dealt(["6h7d", "8h9d", "2h3d", "2s3c", "4h5d"], "Ac Kd Qh Js Tc")
+    play(hand, "r 5", "r 8", "c", "f", "f", "f", *["x"] * 6)
+    result = hand.result()
+    assert [(p.amount, p.eligible, p.winners, p.shares) for p in result.pots] == [
+        (24, (3, 4), (3, 4), (12, 12))]
+    assert result.stacks == (199, 198, 195, 204, 204)
 
 
 def test_heads_up_odd_chip_goes_to_the_big_blind__P7() -> None:
@@ -213,8 +226,39 @@ def test_a_hand_that_can_win_a_side_pot_is_shown__P8() -> None:
 def test_all_in_showdown_shows_every_live_hand__P8() -> None:
     hand = dealt(["7c2d", "AsAd", "KsKd"], "2c 7h 9d Jc 3h", [100, 100, 100])
     play(hand, "r 100", "c", "c")
-    assert shows(hand) == [0, 1, 2]  # from the button's left: nobody bet on the river
+    # Tabled together from the first player to go all-in (the button, p3), clockwise.
+    assert shows(hand) == [2, 0, 1]
     assert mucks(hand) == []
+
+
+def test_all_in_hands_are_listed_from_the_first_all_in_clockwise__P8() -> None:
+    # Four players, 100 each: p3 limps, p4 (the button) goes all-in first, then p1, p2 and
+    # p3 call all-in. Seed 004: p4's hand first, then clockwise (not from the button's left).
+    hand = dealt(["7c2d", "AsAd", "KsKd", "QsQd"], "2c 7h 9d Jc 3h", [100] * 4)
+    play(hand, "c", "r 100", "c", "c", "c")
+    assert shows(hand) == [3, 0, 1, 2]
+    assert list(hand.result().shown) == [3, 0, 1, 2]  # the hand log keeps that order
+    manual = Hand.start(HandConfig.standard([100] * 4))
+    for p, cards in enumerate(["7c2d", "AsAd", "KsKd", "QsQd"]):
+        manual.deal_hole(p, cards)
+    play(manual, "c", "r 100", "c", "c", "c")
+    assert manual.to_show == 3  # a history's settle and the replay follow the same order
+
+
+def test_all_in_by_the_ante_is_the_first_all_in__P8_B11() -> None:
+    # p2 antes its last 3 chips (ante 5): all-in before anybody acts. p3 shoves, p1 calls.
+    config = HandConfig(stacks=(200, 3, 200), blinds=(1, 2, 0), big_blind=2, antes=(5, 5, 5))
+    hand = Hand.start(config, Deck.for_deal(["7c2d", "AsAd", "KsKd"], "2c 7h 9d Jc 3h"))
+    play(hand, "r 195", "c")
+    assert shows(hand) == [1, 2, 0]
+
+
+def test_all_in_by_the_blind_is_the_first_all_in__P8_D10() -> None:
+    # p2 posts its last 2 chips as the big blind (D10): the first to go all-in. p3 then
+    # shoves and p1 calls all-in: the hands are listed p2, p3, p1.
+    hand = dealt(["7c2d", "AsAd", "KsKd"], "2c 7h 9d Jc 3h", [100, 2, 100])
+    play(hand, "r 100", "c")
+    assert shows(hand) == [1, 2, 0]
 
 
 def test_everybody_all_in_on_the_river_shows_every_hand__P8() -> None:
@@ -260,6 +304,45 @@ def test_last_hand_standing_after_mucks_wins_without_showing__D11() -> None:
     assert hand.is_over
     assert hand.result().pots[0].winners == (2,)
     assert hand.result().shown == {}
+
+
+def test_showing_one_card_is_a_muck__P8_D11() -> None:
+    # Seed 004: showing one card only is giving the hand up. p1's aces cannot win.
+    hand = dealt(["AsAd", "KsKd"], "2c 7h 9d Jc 3h", auto_showdown=False)
+    play(hand, "c", "x", *["x"] * 6)
+    events = hand.show(0, "As")
+    assert isinstance(events[0], CardsMucked)
+    assert mucks(hand) == [0]
+    assert hand.is_over  # the other hand is the last one standing
+    assert hand.result().pots[0].winners == (1,)
+    assert 0 not in hand.result().shown
+
+
+def test_one_card_shown_in_an_all_in_is_a_muck_not_a_refusal__P8_D11() -> None:
+    # Every live hand is tabled in an all-in (P2), but a player who shows one card has still
+    # mucked (seed 004): the history is accepted and the aces lose to the kings shown.
+    hand = Hand.start(HandConfig.standard([100, 100]))
+    hand.deal_hole(0, "????")
+    hand.deal_hole(1, "KsKd")
+    play(hand, "r 100", "c")
+    hand.show(0, "As")
+    with pytest.raises(CardError):
+        hand.deal_board("As2c7h")  # the card shown is known: it cannot come again (D1)
+    hand.show(1)
+    for board in ("2c7h9d", "Jc", "3h"):
+        hand.deal_board(board)
+    assert hand.is_over
+    assert mucks(hand) == [0]
+    assert hand.result().stacks == (0, 200)
+
+
+def test_showing_one_card_that_was_not_dealt_is_refused__D11() -> None:
+    hand = dealt(["AsAd", "KsKd"], "2c 7h 9d Jc 3h", auto_showdown=False)
+    play(hand, "c", "x", *["x"] * 6)
+    with pytest.raises(CardError):
+        hand.show(0, "Qs")
+    assert not hand.is_over
+    assert mucks(hand) == []
 
 
 def test_show_refused_before_the_betting_is_over__D11() -> None:

@@ -22,18 +22,37 @@ def test_all_in_player_contests_only_levels_covered__P1() -> None:
 
 
 def test_folded_chips_stay_in_the_pots_but_cannot_win__P1() -> None:
-    # The folder's 30 is spread over the levels it reached; it is eligible for none.
+    # The folder's 30 is spread over the levels it reached; it is eligible for none. Its
+    # level (30) does not start a pot: p2 and p3 contest everything above 20 (70 chips).
     pots = build_pots([20, 30, 50, 50], [False, True, False, False])
-    assert pots == [Pot(80, (0, 2, 3)), Pot(30, (2, 3)), Pot(40, (2, 3))]
+    assert pots == [Pot(80, (0, 2, 3)), Pot(70, (2, 3))]
     assert sum(p.amount for p in pots) == 150
 
 
-def test_x4_levels_include_the_folded_players_level__P1() -> None:
-    # Seed 004: A 50, B 250, C 350, D 800, E 800 all-in or calling, F folds after 500.
+def test_x4_levels_with_the_same_contenders_are_one_pot__X4_P1() -> None:
+    # Seed 004: A 50, B 250, C 350, D 800, E 800 all-in or calling, F folds after 500. The
+    # levels are 300 / 1000 / 400 / 450 / 600; the last two are contested by D and E alone, so
+    # they are one pot of 1050.
     pots = build_pots([50, 250, 350, 800, 800, 500], [False] * 5 + [True])
-    assert [p.amount for p in pots] == [300, 1000, 400, 450, 600]
-    assert [p.eligible for p in pots] == [(0, 1, 2, 3, 4), (1, 2, 3, 4), (2, 3, 4), (3, 4),
-                                          (3, 4)]
+    assert [p.amount for p in pots] == [300, 1000, 400, 1050]
+    assert [p.eligible for p in pots] == [(0, 1, 2, 3, 4), (1, 2, 3, 4), (2, 3, 4), (3, 4)]
+
+
+def test_folded_levels_do_not_start_pots_without_an_all_in__P1() -> None:
+    # Issue example: blinds 1 and 2, p3 raises to 5, p4 re-raises to 8, p5 calls; the blinds
+    # and p3 fold. Levels 1 / 2 / 5 / 8 (5, 4, 9, 6 chips) all have p4 and p5 as the only
+    # contenders: one pot of 24, which a tie splits 12 / 12 (an engine that kept the levels
+    # apart would give p4 every odd chip: 13 / 11).
+    pots = build_pots([1, 2, 5, 8, 8], [True, True, True, False, False])
+    assert pots == [Pot(24, (3, 4))]
+
+
+def test_all_in_pots_merge_levels_a_folded_player_made__P1() -> None:
+    # p0 all-in 10, p1 folds after 15, p2 all-in 30, p3 folds after 35, p4 and p5 in for 60.
+    # Levels 10 / 15 / 30 / 35 / 60 make three pots, not five: the contenders change at 10
+    # and at 30 only (the folded levels 15 and 35 add their chips to the pot they fall in).
+    pots = build_pots([10, 15, 30, 35, 60, 60], [False, True, False, True, False, False])
+    assert pots == [Pot(60, (0, 2, 4, 5)), Pot(85, (2, 4, 5)), Pot(65, (4, 5))]
 
 
 def test_folded_chips_above_every_live_level_join_the_top_pot__P1() -> None:
@@ -103,9 +122,10 @@ def test_pots_add_up_to_contributions_and_only_live_players_are_eligible__P1(
         assert pot.amount > 0
         assert pot.eligible
         assert all(not folded[i] for i in pot.eligible)
-    # Eligibility only narrows from the main pot outward.
+    # Eligibility only narrows from the main pot outward, and each pot has its own
+    # contenders: a new pot starts only where they change (P1).
     for inner, outer in itertools.pairwise(pots):
-        assert set(outer.eligible) <= set(inner.eligible)
+        assert set(outer.eligible) < set(inner.eligible)
 
 
 @settings(max_examples=200, deadline=None)

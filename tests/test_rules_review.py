@@ -275,6 +275,31 @@ def test_heads_up_blind_positions_and_postflop_order__D6_B2_B4() -> None:
     assert hand.to_act == 1
 
 
+def test_heads_up_equal_blinds_button_still_acts_first__D6_B2_B4() -> None:
+    # D6 whatever the amounts: with blinds 2/2 the button (p1) posts the small blind of 2 and
+    # acts first preflop (nothing to call: check or raise to 4); the big blind p0 then has
+    # its option, and acts first after the flop.
+    config = HandConfig.standard([200, 200], small_blind=2, big_blind=2)
+    assert config.blinds == (2, 2)
+    assert config.big_blind_position == 0
+    hand = start_config(config, [AA, KK])
+    assert bounds(hand) == (1, 0, 4, 200)
+    hand.apply("x")
+    legal = hand.legal
+    assert (legal.position, legal.can_check, legal.min_raise_to) == (0, True, 4)
+    hand.apply("x")
+    assert hand.street is Street.FLOP
+    assert hand.to_act == 0
+
+
+def test_equal_blinds_three_handed_the_later_one_is_the_big_blind__D3_B2() -> None:
+    # With more than two players the small blind is position 0 and the big blind position 1,
+    # equal or not: position 2 acts first preflop.
+    config = HandConfig.standard([200, 200, 200], small_blind=2, big_blind=2)
+    assert config.big_blind_position == 1
+    assert start_config(config, [AA, KK, QQ]).to_act == 2
+
+
 # ================================================================ B4 the big blind's option
 
 
@@ -547,9 +572,10 @@ def test_side_pots_and_returned_excess__X2_B7_P1() -> None:
     assert result.stacks == (60, 0, 210)  # C: 200 - 80 + 30 + 60
 
 
-def test_five_pots_with_folded_chips__X4_P1() -> None:
+def test_four_pots_with_folded_chips__X4_P1() -> None:
     # X4: A 50, B 250, C 350 all-in, D and E 800, F folds after 500; F > A > B > D > E > C.
-    # Pots 300 / 1000 / 400 / 450 / 600; A 300, B 1000, D 1450.
+    # Levels 300 / 1000 / 400 / 450 / 600; the last two have the same contenders (D, E): one
+    # pot of 1050 (P1). A 300, B 1000, D 1450.
     # Positions A..F = p0..p5 (A small blind, B big blind). C, D, E limp, F raises to 500,
     # A, B, C call all-in, D shoves 800 (short of a full raise), E calls, F folds.
     hand = start([KK, QQ, SS, TT, EE, AA], [50, 250, 350, 800, 800, 1000])
@@ -559,8 +585,7 @@ def test_five_pots_with_folded_chips__X4_P1() -> None:
         (300, (0, 1, 2, 3, 4), (0,)),
         (1000, (1, 2, 3, 4), (1,)),
         (400, (2, 3, 4), (3,)),
-        (450, (3, 4), (3,)),
-        (600, (3, 4), (3,)),
+        (1050, (3, 4), (3,)),
     ]
     assert hand.result().stacks == (300, 1000, 0, 1450, 0, 500)
 
@@ -568,14 +593,15 @@ def test_five_pots_with_folded_chips__X4_P1() -> None:
 def test_folded_bet_counts_as_matching_for_the_returned_excess__B7_P1() -> None:
     # Flop (after limps, 2 each): p0 bets 20, p1 raises to 60, p2 calls all-in 30, p0 folds.
     # Nobody matched p1's 60 beyond 30 (p0's folded 20 and p2's 30 are below): 30 returned.
-    # Contributions p0 22 (folded), p1 32, p2 32: pots 66 (p1, p2) and 20 (p1, p2).
+    # Contributions p0 22 (folded), p1 32, p2 32: one pot of 86 for p1 and p2 (p0's folded
+    # level starts no pot, P1).
     hand = start([TT, KK, AA], [300, 300, 32])
     play(hand, "c", "c", "x")
     play(hand, "r 20", "r 60", "c", "f")
     assert hand.is_over
     result = hand.result()
     assert result.returned == (0, 30, 0)
-    assert pots(hand) == [(66, (1, 2), (2,), (66,)), (20, (1, 2), (2,), (20,))]
+    assert pots(hand) == [(86, (1, 2), (2,), (86,))]
     assert result.stacks == (278, 268, 86)
 
 
@@ -618,42 +644,38 @@ def test_equal_antes_go_to_the_main_pot__B11_P1() -> None:
 def test_two_odd_chips_one_each_clockwise_from_the_button__P7() -> None:
     # Five players on a straight board (everyone still in splits). p4 folds preflop, the
     # others limp (2 each); on the flop p0 bets 3, p1 folds, p2 and p3 call. Contributions:
-    # p0, p2, p3 5; p1 2 (folded). Levels (P1): 2 -> 4 x 2 = 8, 5 -> 3 x 3 = 9, both for p0,
-    # p2, p3. 8 / 3 = 2 with two odd chips: one each to the first two winners clockwise from
-    # the button's left, p0 and p2 (3, 3, 2); 9 / 3 = 3 each.
+    # p0, p2, p3 5; p1 2 (folded). Levels 2 (8 chips) and 5 (9) have the same contenders,
+    # p0, p2, p3: one pot of 17 (P1). 17 / 3 = 5 with two odd chips: one each to the first
+    # two winners clockwise from the button's left, p0 and p2 (6, 6, 5).
     hand = start(["2h3d", "4h5d", "6h7d", "8d9d", "2s3s"], [200] * 5, board=STRAIGHT_BOARD)
     play(hand, "c", "c", "f", "c", "x")
     play(hand, "r 3", "f", "c", "c")
     check_down(hand)
-    assert pots(hand) == [(8, (0, 2, 3), (0, 2, 3), (3, 3, 2)),
-                          (9, (0, 2, 3), (0, 2, 3), (3, 3, 3))]
+    assert pots(hand) == [(17, (0, 2, 3), (0, 2, 3), (6, 6, 5))]
     assert hand.result().stacks == (201, 198, 201, 200, 200)
 
 
 def test_odd_chip_to_first_winner_left_of_button_when_small_blind_folded__P7() -> None:
-    # p0 (small blind) folds its 1; p1 and p2 tie: pots by level: 1 -> 3 chips (p1, p2),
-    # 2 -> 2 chips. Odd chip of the 3 to the first winner left of the button: p1.
+    # p0 (small blind) folds its 1; p1 and p2 tie: its level starts no pot (P1), one pot of
+    # 5 for p1 and p2. Its odd chip to the first winner left of the button: p1.
     hand = start(["6h7d", "2h3d", "4h5d"], [200] * 3, board=STRAIGHT_BOARD)
     play(hand, "c", "f", "x")
     check_down(hand)
-    assert pots(hand) == [(3, (1, 2), (1, 2), (2, 1)), (2, (1, 2), (1, 2), (1, 1))]
+    assert pots(hand) == [(5, (1, 2), (1, 2), (3, 2))]
     assert hand.result().stacks == (199, 201, 200)
 
 
-def test_odd_chips_pot_by_pot__P7_P1() -> None:
-    # Judgement: several pots with the same two winners, each with an odd chip. Pots are
-    # split by contribution level, folded levels included (P1, X4 keeps 450 and 600 apart),
-    # and "identical hands split the pot; the odd chip goes to the first winner left of the
-    # button" (P7), each pot separately (X2). p2 limps, p3 limps, p4 raises to 5, p0 and p1
-    # fold, p2 raises to 12, p3 calls, p4 folds; p2 and p3 split on a straight board.
-    # Levels 1 (5 chips), 2 (4), 5 (9), 12 (14): p2 gets 3 + 2 + 5 + 7 = 17, p3 15.
-    # (An engine that merges pots with equal eligible players would pay 16 / 16.)
+def test_odd_chips_on_the_pots_a_dealer_forms__P7_P1() -> None:
+    # P1: a pot starts only where its contenders change; P7: odd chips are counted on each
+    # pot so formed. p2 limps, p3 limps, p4 raises to 5, p0 and p1 fold, p2 raises to 12, p3
+    # calls, p4 folds; p2 and p3 split on a straight board. Levels 1 (5 chips), 2 (4), 5 (9),
+    # 12 (14) all have p2 and p3 as the only contenders: one pot of 32, 16 / 16. (Odd chips
+    # counted level by level would pay 3 + 2 + 5 + 7 = 17 to p2 and 15 to p3.)
     hand = start(["6h7d", "8h9d", "2h3d", "4h5d", "2s3s"], [200] * 5, board=STRAIGHT_BOARD)
     play(hand, "c", "c", "r 5", "f", "f", "r 12", "c", "f")
     check_down(hand)
-    assert [(a, w, s) for a, _, w, s in pots(hand)] == [
-        (5, (2, 3), (3, 2)), (4, (2, 3), (2, 2)), (9, (2, 3), (5, 4)), (14, (2, 3), (7, 7))]
-    assert hand.result().stacks == (199, 198, 205, 203, 195)
+    assert [(a, w, s) for a, _, w, s in pots(hand)] == [(32, (2, 3), (16, 16))]
+    assert hand.result().stacks == (199, 198, 204, 204, 195)
 
 
 # ================================================================ B10 fixed-limit, pot-limit
@@ -746,6 +768,46 @@ def test_replay_heads_up_short_big_blind__D6_D10() -> None:
                "d db 2c7d9h", "d db Jd", "d db 3s"]
     outcome = replay(loads(phh("[0, 0]", "[1, 2]", "[1, 200]", actions)))
     assert outcome.finishing_stacks == (2, 199)
+
+
+def test_replay_heads_up_equal_blinds_button_acts_first__D6() -> None:
+    # PHH blinds [2, 2] heads-up: the button (p2) posts the small blind, whatever its size,
+    # and acts first preflop; p1 (the big blind) has the option, then acts first after the
+    # flop. AA (p1) wins the 4 chips.
+    actions = ["d dh p1 AsAh", "d dh p2 KsKh", "p2 cc", "p1 cc", "d db 2c7d9h", "p1 cc",
+               "p2 cc", "d db Jd", "p1 cc", "p2 cc", "d db 3s", "p1 cc", "p2 cc"]
+    outcome = replay(loads(phh("[0, 0]", "[2, 2]", "[200, 200]", actions)))
+    assert outcome.finishing_stacks == (202, 198)
+
+
+def test_replay_one_card_shown_is_a_muck__P8_D11() -> None:
+    # Seed 004: showing one card only is a muck. p1 (aces) shows one card and cannot win;
+    # p2's kings take the pot. The history is accepted, also in an all-in where every live
+    # hand is tabled.
+    checked = ["p2 cc", "p1 cc", "d db 2c7d9h", "p1 cc", "p2 cc", "d db Jd", "p1 cc",
+               "p2 cc", "d db 3s", "p1 cc", "p2 cc"]
+    actions = ["d dh p1 AsAh", "d dh p2 KsKh", *checked, "p1 sm As", "p2 sm KsKh"]
+    outcome = replay(loads(phh("[0, 0]", "[1, 2]", "[200, 200]", actions)))
+    assert outcome.finishing_stacks == (198, 202)
+    assert outcome.hand.mucked == (0,)
+    all_in = ["d dh p1 AsAh", "d dh p2 KsKh", "p2 cbr 200", "p1 cc", "p1 sm Ah",
+              "p2 sm KsKh", "d db 2c7d9h", "d db Jd", "d db 3s"]
+    outcome = replay(loads(phh("[0, 0]", "[1, 2]", "[200, 200]", all_in)))
+    assert outcome.finishing_stacks == (0, 400)
+
+
+def test_replay_late_show_of_the_winner_must_be_its_cards__D11() -> None:
+    # After p1 mucks, p2's hand has won without showing; its show is accepted only with the
+    # cards it was dealt.
+    checked = ["p2 cc", "p1 cc", "d db 2c7d9h", "p1 cc", "p2 cc", "d db Jd", "p1 cc",
+               "p2 cc", "d db 3s", "p1 cc", "p2 cc"]
+    good = ["d dh p1 AsAh", "d dh p2 KsKh", *checked, "p1 sm", "p2 sm KsKh"]
+    assert replay(loads(phh("[0, 0]", "[1, 2]", "[200, 200]", good))).finishing_stacks == (
+        198, 202)
+    bad = ["d dh p1 AsAh", "d dh p2 KsKh", *checked, "p1 sm", "p2 sm QsQh"]
+    with pytest.raises(ReplayError) as info:
+        replay(loads(phh("[0, 0]", "[1, 2]", "[200, 200]", bad)))
+    assert (info.value.rule, info.value.action) == ("D11", 14)
 
 
 def test_replay_short_ante_with_trimming__B11_P1() -> None:

@@ -139,12 +139,20 @@ def test_hand_record_replays_to_the_same_result() -> None:
 
 
 def test_pots_name_seats_and_standings_follow_the_series() -> None:
-    session = _session(n=3, humans=0)
+    session = Session(MemoryDriver(Series(_config(3), 7)), _players(3, humans=0,
+                                                                    level="station"))
     session.next_hand()
+    assert session.pots() == []  # the blinds are bets in front of the players, no pot yet
+    while session.public_view().street.value == "preflop":
+        session.bot_act()
+    assert session.in_hand  # the calling stations see the flop
+    view = session.public_view()
     pots = session.pots()
-    assert sum(p.amount for p in pots) == 3  # the blinds
+    collected = sum(c - b for c, b in zip(view.committed, view.bets, strict=True))
+    assert sum(p.amount for p in pots) == collected
     assert all(set(p.seats) <= {1, 2, 3} for p in pots)
     _finish_hand(session)
+    assert session.pots()  # the pots as paid
     assert [s.seat for s in session.standings()] != []
     with pytest.raises(SeriesError):
         session.bot_act()

@@ -19,7 +19,8 @@ from typer.testing import CliRunner
 
 from feltro.cli import app
 from feltro.errors import StoreError
-from feltro.store import read_records
+from feltro.history import replay
+from feltro.store import SeriesStore, read_records
 
 runner = CliRunner()
 
@@ -248,3 +249,22 @@ def test_kill_the_simulation_and_run_it_again(tmp_path: Path) -> None:
     assert result.returncode == 0, result.stderr
     assert "resuming" in result.stdout
     assert log.read_text() == reference.read_text()
+
+
+def test_heads_up_with_equal_blinds_the_button_acts_first__D6(tmp_path: Path) -> None:
+    # D6 whatever the amounts: with blinds 2/2 the button (PHH p2) posts the small blind and
+    # makes the first decision of every hand; the histories replay to the same stacks.
+    db = tmp_path / "series.db"
+    result = _simulate("--players", "2", "--small-blind", "2", "--big-blind", "2", "--seed",
+                       "3", "--stop-after-hands", "6", "--db", str(db))
+    assert result.exit_code == 0, result.output
+    store = SeriesStore.open(db)
+    try:
+        for number in range(1, 7):
+            record = store.export_phh(number)
+            assert record.blinds_or_straddles == (2, 2)
+            first = next(a for a in record.actions if a.startswith("p"))
+            assert first.startswith("p2 "), (number, record.actions)
+            assert replay(record).finishing_stacks == record.finishing_stacks
+    finally:
+        store.close()

@@ -52,6 +52,22 @@ def _chips(name: str, values: object, n: int | None, *, minimum: int) -> tuple[i
     return tuple(_whole(f"{name}[{i}]", v, minimum=minimum) for i, v in enumerate(values))
 
 
+def _big_blind_position(blinds: tuple[int, ...], top: int) -> int:
+    """The position of the big blind: preflop the next position acts first (B2).
+
+    Heads-up the button (position 1) posts the small blind and the other player the big
+    blind, whatever the amounts (D6: with 2/2 blinds the button still acts first preflop).
+    Otherwise the largest nominal blind, the later one on a tie (a straddle is the largest);
+    with no blinds at all the "big blind" is the button, so position 0 acts first.
+    """
+    n = len(blinds)
+    if top == 0:
+        return n - 1
+    if n == 2 and blinds[0] > 0:
+        return 0
+    return max(i for i in range(n) if blinds[i] == top)
+
+
 @dataclass(frozen=True)
 class _Plan:
     """What a hand needs from its config, derived once."""
@@ -76,6 +92,8 @@ class HandConfig:
     (1, 2, 0)
     >>> HandConfig.standard([200, 200]).blinds      # heads-up: the button posts the small blind
     (2, 1)
+    >>> HandConfig.standard([200, 200], small_blind=2, big_blind=2).big_blind_position
+    0
     """
 
     stacks: tuple[int, ...]
@@ -126,9 +144,7 @@ class HandConfig:
         setter(self, "structure", structure)
 
         top = max(blinds)
-        # The big blind is the largest nominal blind (the later one on a tie); with no blinds
-        # at all the "big blind" is the button, so position 0 acts first.
-        bb_pos = n - 1 if top == 0 else max(i for i in range(n) if blinds[i] == top)
+        bb_pos = _big_blind_position(blinds, top)
         preflop_bet = max(big_blind, top) if top > 0 else 0
         setter(self, "_plan", _Plan(
             n=n,
@@ -178,8 +194,19 @@ class HandConfig:
 
     @property
     def big_blind_position(self) -> int:
-        """The position posting the largest blind; preflop the next position acts first (B2)."""
+        """The position posting the big blind (the largest blind; heads-up the player who is
+        not the button, D6); preflop the next position acts first (B2)."""
         return self._plan.big_blind_position
+
+    @property
+    def small_blind_position(self) -> int | None:
+        """The position posting the small blind, or ``None`` (dead small blind, D8): the first
+        other blind in posting order (heads-up the button, D6, whatever the amounts)."""
+        n = len(self.blinds)
+        big = self._plan.big_blind_position
+        top = self.blinds[big]
+        order = (1, 0) if n == 2 else range(n)
+        return next((p for p in order if p != big and 0 < self.blinds[p] <= top), None)
 
     def replace(self, **changes: Any) -> HandConfig:
         """A copy with some fields changed (validated again)."""

@@ -60,7 +60,15 @@ from feltro.legal import (
     seat_name,
 )
 from feltro.pots import Pot, uncalled
-from feltro.showdown import HandResult, PotResult, auto_show, maybe_settle, settle_pots, show_order
+from feltro.showdown import (
+    HandResult,
+    PotResult,
+    auto_show,
+    first_to_show,
+    maybe_settle,
+    settle_pots,
+    show_order,
+)
 from feltro.view import SeatView
 
 __all__ = [
@@ -335,7 +343,7 @@ class Hand(HandState):
         """At the showdown, the next position that should show or muck by P8, else ``None``."""
         if self._phase == OVER or not (self._phase == SHOWDOWN or self._runout):
             return None
-        for p in show_order(self._n, self._folded, self._river_aggressor):
+        for p in show_order(self._n, self._folded, first_to_show(self)):
             if self._shown[p] is None and not self._mucked[p]:
                 return p
         return None

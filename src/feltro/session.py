@@ -48,6 +48,7 @@ from feltro.events import Event
 from feltro.hand import Hand, LegalActions, SeatView
 from feltro.history import HandRecord
 from feltro.history.record import seated_record
+from feltro.pots import collected_pots
 from feltro.series import HandSummary, Outcome, Series, Standing, derive_seed
 from feltro.table import Seating
 
@@ -290,16 +291,17 @@ class Session:
         return hand.legal
 
     def pots(self) -> list[SeatPot]:
-        """The pots as they stand (P1), main pot first, with the seats that can win each.
+        """The pots in the middle (P1), main pot first, with the seats that can win each.
 
-        Once the hand is over, the pots as they were paid.
+        During the hand, the chips of the streets already played: this street's bets are
+        still in front of the players, so a bet nobody has matched is no side pot (B7). Once
+        the hand is over, the pots as they were paid.
         """
         hand = self._hand()
         order = self._seating().order
-        if hand.is_over:
-            return [SeatPot(p.amount, tuple(order[q] for q in p.eligible))
-                    for p in hand.result().pots]
-        return [SeatPot(p.amount, tuple(order[q] for q in p.eligible)) for p in hand.pots()]
+        pots = (hand.result().pots if hand.is_over else
+                collected_pots(hand.committed, hand.bets, hand.folded))
+        return [SeatPot(p.amount, tuple(order[q] for q in p.eligible)) for p in pots]
 
     def standings(self) -> tuple[Standing, ...]:
         """The standings after the last finished hand."""

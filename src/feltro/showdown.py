@@ -5,7 +5,8 @@ Plain functions over a :class:`~feltro.handstate.HandState` that
 :class:`~feltro.hand.Hand` calls (:func:`show`, :func:`muck`, :func:`settle` behind its
 methods of the same names; :func:`auto_show`, :func:`maybe_settle` and :func:`settle_pots`
 when its betting ends). They read and change the state and never call back into the hand;
-the pure helpers (:func:`show_order`, :func:`pot_winners`) do the deciding.
+the pure helpers (:func:`show_order`, :func:`first_all_in`, :func:`pot_winners`) do the
+deciding.
 """
 
 from __future__ import annotations
@@ -16,7 +17,17 @@ from dataclasses import dataclass, field
 from feltro.cards import Card, CardsLike, format_cards
 from feltro.errors import CardError, IllegalActionError, Refusal
 from feltro.evaluator import hand_strength
-from feltro.events import CardsMucked, CardsShown, Event, HandEnded, PotAwarded
+from feltro.events import (
+    ActionTaken,
+    AntePosted,
+    BlindPosted,
+    CardsMucked,
+    CardsShown,
+    Event,
+    HandEnded,
+    PotAwarded,
+    UncalledReturned,
+)
 from feltro.handstate import OVER, SHOWDOWN, HandState, read_cards
 from feltro.legal import seat_name
 from feltro.pots import Pot, split_pot
@@ -25,6 +36,8 @@ __all__ = [
     "HandResult",
     "PotResult",
     "auto_show",
+    "first_all_in",
+    "first_to_show",
     "maybe_settle",
     "muck",
     "pot_winners",
@@ -51,7 +64,7 @@ class HandResult:
 
     ``stacks`` are the final stacks by position; ``pots`` main pot first; ``returned`` the
     unmatched chips each position got back (B7) before pots were formed; ``shown`` the cards
-    each position showed (mucked and folded hands are absent).
+    each position showed, in the order shown (P8; mucked and folded hands are absent).
     """
 
     stacks: tuple[int, ...]
@@ -71,12 +84,14 @@ class HandResult:
         return tuple(sorted({w for pot in self.pots for w in pot.winners}))
 
 
-def show_order(n: int, folded: Sequence[bool], river_aggressor: int) -> list[int]:
-    """P8: the last river bettor or raiser first, else the first left of the button; clockwise.
+def show_order(n: int, folded: Sequence[bool], first: int) -> list[int]:
+    """P8: the players who have not folded, clockwise from *first* (``-1``: the first left of
+    the button).
 
-    Only players who have not folded are listed.
+    *first* is the last river bettor or raiser, or, when the hands are tabled together
+    because everybody is all-in, the first player to go all-in (see :func:`first_all_in`).
     """
-    start = river_aggressor if river_aggressor >= 0 else 0
+    start = first if first >= 0 else 0
     order: list[int] = []
     for k in range(n):
         p = start + k
@@ -85,6 +100,43 @@ def show_order(n: int, folded: Sequence[bool], river_aggressor: int) -> list[int
         if not folded[p]:
             order.append(p)
     return order
+
+
+def first_all_in(events: Sequence[Event], stacks: Sequence[int]) -> int:
+    """The first position to put all its chips in (P8), or ``-1`` if none did.
+
+    *stacks* are the stacks before antes and blinds. A blind that takes a player's last chip
+    is an all-in like any other; so is an ante, once the unmatched part of the antes is back
+    (several players all-in on their antes: the first of them in deal order).
+    """
+    left = list(stacks)
+    count = len(events)
+    k = 0
+    # The forced bets come first: antes (and the return of the part nobody matched), blinds.
+    while k < count:
+        event = events[k]
+        if type(event) is AntePosted:
+            left[event.position] -= event.amount
+        elif type(event) is UncalledReturned:
+            left[event.position] += event.amount
+        else:
+            break
+        k += 1
+    if 0 in left:
+        return left.index(0)
+    while k < count:
+        event = events[k]
+        if type(event) is not BlindPosted:
+            break
+        left[event.position] -= event.amount
+        if not left[event.position]:
+            return event.position
+        k += 1
+    for index in range(k, count):
+        event = events[index]
+        if type(event) is ActionTaken and event.all_in:
+            return event.position
+    return -1
 
 
 def pot_winners(
@@ -128,7 +180,8 @@ def show(hand: HandState, position: int, cards: CardsLike | None = None) -> tupl
 
     Allowed once betting is over, in any order, also before the rest of the board in an
     all-in (P2); and, as a courtesy that changes nothing, by the winner of a hand that
-    everybody else folded (B5).
+    everybody else folded (B5). Showing one card only is a muck (P8): the hand cannot win, even
+    in an all-in where every hand is tabled.
 
     :raises IllegalActionError: before the betting is over, or for a folded/settled hand.
     :raises CardError: if *cards* differ from the cards dealt, or are already dealt.
@@ -136,6 +189,10 @@ def show(hand: HandState, position: int, cards: CardsLike | None = None) -> tupl
     if hand._phase == OVER and hand._live == 1:
         return _courtesy_show(hand, position, cards)
     p = _check_showdown_turn(hand, position)
+    if cards is not None:
+        offered = read_cards(cards)
+        if len(offered) == 1:
+            return _show_one_card(hand, p, offered[0])
     shown = _cards_to_show(hand, p, cards)
     mark = len(hand._events)
     hand._shown[p] = shown
@@ -182,6 +239,19 @@ def _cards_to_show(hand: HandState, p: int, cards: CardsLike | None) -> tuple[Ca
     return shown
 
 
+def _show_one_card(hand: HandState, p: int, card: Card) -> tuple[Event, ...]:
+    """P8: one card shown is a muck; the card must be one of *p*'s (D11)."""
+    held = hand._holes[p]
+    if card not in held:
+        if None not in held:
+            raise CardError(f"{seat_name(p)} was dealt "
+                            f"{format_cards([c for c in held if c is not None])}, which "
+                            f"does not hold {format_cards([card])}", rule="D11")
+        hand._check_unseen([card])
+        held[held.index(None)] = card
+    return _muck(hand, p)
+
+
 def muck(hand: HandState, position: int) -> tuple[Event, ...]:
     """*position* gives up without showing; a mucked hand cannot win (D11, P8).
 
@@ -197,6 +267,10 @@ def muck(hand: HandState, position: int) -> tuple[Event, ...]:
         raise IllegalActionError(Refusal("P8", "all-in-shows", {"position": p}),
                                  f"everybody is all-in, so every live hand is shown: "
                                  f"{seat_name(p)} cannot muck", position=p)
+    return _muck(hand, p)
+
+
+def _muck(hand: HandState, p: int) -> tuple[Event, ...]:
     mark = len(hand._events)
     hand._mucked[p] = True
     hand._muck_order.append(p)
@@ -244,10 +318,15 @@ def _check_showdown_turn(hand: HandState, position: int) -> int:
 def auto_show(hand: HandState, *, strict: bool = False) -> None:
     """Show every hand not yet shown in P8 order, mucking those that cannot win with
     ``muck_losers``; stop at a hand with unknown cards (raise with *strict*)."""
+    shown = hand._shown
+    mucked = hand._mucked
+    folded = hand._folded
+    if all(folded[p] or mucked[p] or shown[p] is not None for p in range(hand._n)):
+        return  # every hand already shown or mucked (an all-in run-out showed them)
     pots: list[Pot] | None = None
     strengths: list[int | None] = []
-    for p in show_order(hand._n, hand._folded, hand._river_aggressor):
-        if hand._shown[p] is not None or hand._mucked[p]:
+    for p in show_order(hand._n, folded, first_to_show(hand)):
+        if shown[p] is not None or mucked[p]:
             continue
         held = hand._holes[p]
         if None in held:
@@ -267,6 +346,19 @@ def auto_show(hand: HandState, *, strict: bool = False) -> None:
         cards = (held[0], held[1])
         hand._shown[p] = cards  # type: ignore[assignment]
         hand._events.append(CardsShown(p, cards))  # type: ignore[arg-type]
+
+
+def first_to_show(hand: HandState) -> int:
+    """Where P8's show order starts: the last river bettor or raiser; when the hands are
+    tabled together (nobody can bet, everybody all-in), the first player to go all-in."""
+    if hand._runout:
+        return first_all_in(hand._events, hand._config.stacks)
+    # Without a run-out, everybody can be all-in only through a river bet: its maker has
+    # no chips behind (a bettor with chips back or behind is not all-in).
+    bettor = hand._river_aggressor
+    if bettor >= 0 and not hand._stacks[bettor] and _all_live_all_in(hand):
+        return first_all_in(hand._events, hand._config.stacks)
+    return bettor
 
 
 def _all_live_all_in(hand: HandState) -> bool:
@@ -359,8 +451,23 @@ def settle_pots(hand: HandState) -> None:
     hand._committed[:] = zeros
     hand._antes[:] = zeros
     hand._result = HandResult(final, tuple(results), tuple(hand._returned),
-                              {p: c for p, c in enumerate(shown) if c is not None},
-                              hand._config.stacks)
+                              _in_show_order(shown, events), hand._config.stacks)
+
+
+def _in_show_order(shown: list[tuple[Card, ...] | None], events: list[Event],
+                   ) -> dict[int, tuple[Card, ...]]:
+    """The shown hands by position, in the order they were shown (P8)."""
+    count = len(shown) - shown.count(None)
+    if count < 2:
+        return {p: c for p, c in enumerate(shown) if c is not None}
+    order: list[int] = []
+    for index in range(len(events) - 1, -1, -1):
+        event = events[index]
+        if type(event) is CardsShown:
+            order.append(event.position)
+            if len(order) == count:
+                break
+    return {p: shown[p] for p in reversed(order)}  # type: ignore[misc]
 
 
 def _can_win(

@@ -4,19 +4,21 @@ pots as shown, the hand log, hand names."""
 from __future__ import annotations
 
 import pytest
-from tuikit import plain
+from tuikit import make_session, plain
 
+from feltro.actions import CALL, Raise
 from feltro.cards import Deck, parse_cards
-from feltro.events import PotAwarded
 from feltro.hand import Hand, HandConfig
-from feltro.i18n import LANGUAGES
+from feltro.history import loads
+from feltro.i18n import LANGUAGES, t
+from feltro.session import Session
+from feltro.tui.historyview import hand_steps, step_view
+from feltro.tui.render import board_line, hand_log, showdown
 from feltro.tui.text import (
     AmountError,
     LogContext,
-    ShownPot,
     hand_name,
     log_lines,
-    merge_pots,
     parse_amount,
     raise_sizes,
     refusal,
@@ -93,11 +95,17 @@ def test_typed_amounts(typed: str, expected: int | AmountError) -> None:
             assert expected.text(lang)
 
 
-def test_pots_with_the_same_players_show_as_one__P1() -> None:
-    pots = [PotAwarded(0, 4, (1,), (1,), (4,)), PotAwarded(1, 3, (1,), (1,), (3,))]
-    assert merge_pots(pots) == [ShownPot(7, (1,), (1,), (7,))]
-    side = [PotAwarded(0, 60, (0, 1, 2), (0,), (60,)), PotAwarded(1, 60, (1, 2), (2,), (60,))]
-    assert len(merge_pots(side)) == 2  # X2: a real side pot stays
+def test_a_folded_blind_makes_no_pot_of_its_own_in_the_log__P1_P7() -> None:
+    # The small blind folds its 1; Rui and Eva play the board: one pot of 5 (P1), its odd
+    # chip to Rui, the first winner left of the button (P7). No side pot is named.
+    hand = Hand.start(HandConfig.standard([200, 200, 200]),
+                      Deck.for_deal(["7c4s", "2h3d", "2s3c"], "Ac Kd Qh Js Tc"))
+    for action in ["c", "f", "x", *["x"] * 6]:
+        hand.apply(action)
+    context = LogContext(["Ana", "Rui", "Eva"], 0, 1)
+    text = "\n".join(plain(line) for line in log_lines(hand.public_view().events, context, "en"))
+    assert "Main pot 5: Rui +3, Eva +2" in text
+    assert "Side pot" not in text
 
 
 def test_log_says_bet_or_raise_and_names_pots() -> None:
@@ -131,3 +139,66 @@ def test_hand_names_before_and_after_the_flop() -> None:
     assert hand_name(parse_cards("AsAh"), parse_cards("Ad 7c 2h"), "en") == (
         "Three of a kind, aces")
     assert hand_name((None, None), (), "en") is None
+
+
+def _all_in_session(names: tuple[str, ...], stacks_seed: int = 4) -> Session:
+    """People only, 200 chips each, the hand started: nobody has acted yet."""
+    session = make_session(humans=names, bots=(), seed=stacks_seed)
+    assert session.next_hand()
+    return session
+
+
+def test_an_uncalled_all_in_is_not_a_side_pot__P1_B7() -> None:
+    # Heads-up, the button shoves 200: until somebody calls, the 198 nobody has matched is a
+    # bet in front of the player, not a side pot ("Side pot 1 198").
+    session = _all_in_session(("Ana", "Rui"))
+    seat = session.human_to_act
+    assert seat is not None
+    session.act(seat, Raise(200))
+    for lang in LANGUAGES:
+        line = plain(board_line(session, lang))
+        assert "202" in line  # the chips on the table
+        assert "198" not in line
+        assert t("pot.side", lang, number=1) not in line
+
+
+def test_all_in_hands_are_listed_from_the_first_all_in_clockwise__P8() -> None:
+    # Three players all-in before the flop: the showdown lists the hands from the first to go
+    # all-in (the first to act), then clockwise (seed 004), in the terminal and in the log.
+    session = _all_in_session(("Ana", "Rui", "Eva"))
+    seating = session.seating
+    assert seating is not None
+    first = session.human_to_act
+    assert first is not None
+    session.act(first, Raise(200))
+    while session.in_hand:
+        seat = session.human_to_act
+        assert seat is not None
+        session.act(seat, CALL)
+    start = seating.order.index(first)
+    clockwise = [seating.order[(start + k) % 3] for k in range(3)]
+    expected = [session.players[s].name for s in clockwise]
+    assert seating.order.index(first) != 0  # not the first left of the button
+    text = plain(showdown(session, "en"))
+    assert [text.index(name) for name in expected] == sorted(text.index(n) for n in expected)
+    log = "\n".join(plain(line) for line in hand_log(session, "en"))
+    shows = [line for line in log.splitlines() if " shows " in line]
+    assert [line.split(" shows ")[0] for line in shows] == expected
+
+
+@pytest.mark.parametrize(("blinds", "small", "big"), [
+    ("[2, 2]", "p2", "p1"),            # heads-up: the button posts the small blind (D6)
+    ("[2, 2, 0]", "p1", "p2"),         # equal blinds: the later one is the big blind (D3)
+    ("[1, 2, 4]", "p1", "p2"),         # a straddle is no small blind
+])
+def test_history_view_names_the_blinds_by_position_not_size__D3_D6(
+        blinds: str, small: str, big: str) -> None:
+    n = blinds.count(",") + 1
+    deal = ", ".join(f"'d dh p{p} ????'" for p in range(1, n + 1))
+    record = loads(f"variant = 'NT'\nantes = [{', '.join(['0'] * n)}]\n"
+                   f"blinds_or_straddles = {blinds}\nmin_bet = 2\n"
+                   f"starting_stacks = [{', '.join(['200'] * n)}]\nactions = [{deal}]\n")
+    text = plain(step_view(record, hand_steps(record), 0, "en", "hand"))
+    assert f"{small}: small blind" in text
+    assert f"{big}: big blind" in text
+    assert f"{big}: small blind" not in text

@@ -33,6 +33,7 @@ from feltro.history.phh import (
     PhhAction,
     Verb,
     _parse_line,
+    format_phh_cards,
 )
 from feltro.history.record import record_of
 
@@ -203,28 +204,7 @@ def _apply(hand: Hand, action: PhhAction) -> None:
         hand.deal_hole(player, list(action.cards))
         return
     if verb is Verb.DEAL_BOARD or verb is Verb.SHOW_OR_MUCK:
-        if hand.to_act is not None and _only_a_free_check_left(hand):
-            # B5 gives the big blind its option even when everyone else is all-in; writers such
-            # as PokerKit may leave that check out. It moves no chips, so replay it.
-            hand.apply(CHECK)
-        if hand.to_act is not None:
-            raise _still_to_act(hand, verb)
-        if verb is Verb.DEAL_BOARD:
-            if None in action.cards:
-                raise _RefusedError("unknown board cards (??) cannot be replayed: the pots need "
-                               "the board", "D5")
-            hand.deal_board([c for c in action.cards if c is not None])
-            return
-        assert player is not None
-        if action.is_muck:
-            hand.muck(player)
-        elif action.shows_dealt:
-            hand.show(player)
-        else:
-            shown = [c for c in action.cards if c is not None]
-            if len(shown) != len(action.cards):
-                raise _RefusedError("a show names the cards shown; '??' is not a card", "D11")
-            hand.show(player, shown)
+        _deal_board_or_show(hand, action)
         return
     assert player is not None
     if hand.to_act is None and not hand.is_over:
@@ -246,6 +226,58 @@ def _apply(hand: Hand, action: PhhAction) -> None:
         if not isinstance(amount, int):
             raise _RefusedError(f"raise to {amount!r}: amounts are whole chips", "B6")
         hand.apply(Raise(amount), player)
+
+
+def _deal_board_or_show(hand: Hand, action: PhhAction) -> None:
+    """A ``d db`` or ``sm`` line: the betting must be over (B5, D5, D11)."""
+    verb = action.verb
+    player = action.player
+    if verb is Verb.SHOW_OR_MUCK and hand.is_over and _last_hand_shows(hand, action):
+        # The others mucked (a show of one card is a muck, P8), so this hand won without
+        # showing; its show, written after theirs, changes nothing.
+        return
+    if hand.to_act is not None and _only_a_free_check_left(hand):
+        # B5 gives the big blind its option even when everyone else is all-in; writers such
+        # as PokerKit may leave that check out. It moves no chips, so replay it.
+        hand.apply(CHECK)
+    if hand.to_act is not None:
+        raise _still_to_act(hand, verb)
+    if verb is Verb.DEAL_BOARD:
+        if None in action.cards:
+            raise _RefusedError("unknown board cards (??) cannot be replayed: the pots need "
+                                "the board", "D5")
+        hand.deal_board([c for c in action.cards if c is not None])
+        return
+    assert player is not None
+    if action.is_muck:
+        hand.muck(player)
+    elif action.shows_dealt:
+        hand.show(player)
+    else:
+        shown = [c for c in action.cards if c is not None]
+        if len(shown) != len(action.cards):
+            raise _RefusedError("a show names the cards shown; '??' is not a card", "D11")
+        hand.show(player, shown)
+
+
+def _last_hand_shows(hand: Hand, action: PhhAction) -> bool:
+    """*action* shows the hand that won because every other hand mucked at the showdown.
+
+    :raises _RefusedError: if the cards shown are not the cards dealt (D11).
+    """
+    p = action.player
+    assert p is not None
+    if action.is_muck or hand.folded[p] or p in hand.mucked or not hand.mucked:
+        return False
+    result = hand.result()
+    if p in result.shown or len(hand.board) < 5:
+        return False
+    known = [c for c in hand.hole(p) if c is not None]
+    shown = [c for c in action.cards if c is not None]
+    if shown and any(c not in shown for c in known):
+        raise _RefusedError(f"p{p + 1} was dealt {format_phh_cards(known)}, which is not "
+                            f"{format_phh_cards(shown)}", "D11")
+    return True
 
 
 def _lone_bettor_checks(hand: Hand, player: int) -> bool:

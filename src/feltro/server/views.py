@@ -25,7 +25,7 @@ from feltro.cards import Card
 from feltro.evaluator import evaluate
 from feltro.hand import LegalActions
 from feltro.names import describe_class
-from feltro.pots import build_pots
+from feltro.pots import collected_pots
 from feltro.server.clock import epoch_ms
 from feltro.server.game import problem_text
 from feltro.server.handlog import cards_json
@@ -169,11 +169,8 @@ def _pots(hand: HandSnapshot) -> list[PotOut]:
                        winners=[order[i] for i in p.winners], shares=list(p.shares))
                 for p in public.result.pots]
     # Collected pots (earlier streets); this street's bets are shown in front of the seats.
-    collected = [c - b for c, b in zip(public.committed, public.bets, strict=True)]
-    if not any(collected) or all(public.folded):
-        return []
     return [PotOut(amount=p.amount, eligible=[order[i] for i in p.eligible])
-            for p in build_pots(collected, public.folded)]
+            for p in collected_pots(public.committed, public.bets, public.folded)]
 
 
 def _show(seat: int, cards: tuple[Card, ...] | None, board: Sequence[Card],

@@ -104,10 +104,8 @@ def _bot_seats(folder: SeriesFolder) -> frozenset[int]:
 
 
 def _context(names: list[str], hand: Hand) -> LogContext:
-    blinds = hand.config.blinds
-    big = max(range(len(blinds)), key=lambda p: blinds[p])
-    small = next((p for p in range(len(blinds)) if 0 < blinds[p] < blinds[big]), None)
-    return LogContext(names, small, big)
+    config = hand.config
+    return LogContext(names, config.small_blind_position, config.big_blind_position)
 
 
 def step_view(record: HandRecord, steps: Sequence[Step], index: int, lang: str,

@@ -21,12 +21,10 @@ from feltro.series import End, Standing
 from feltro.session import Player, Session
 from feltro.tui.text import (
     LogContext,
-    ShownPot,
     cards_text,
     hand_name,
     log_lines,
     lower_first,
-    merge_pots,
     pot_lines,
     pot_name,
     rank_label,
@@ -158,11 +156,9 @@ def board_line(session: Session, lang: str) -> Text:
     pots = session.pots()
     total = sum(p.amount for p in pots) if view.is_over else view.pot
     line.append("   " + t("table.pot", lang, amount=total), style="bold green")
-    # Side pots exist only through an all-in (P1); before that, the levels of this street's
-    # bets are not pots yet.
-    shown = merge_pots(ShownPot(p.amount, p.seats, (), ()) for p in pots)
-    if len(shown) > 1 and (view.is_over or any(view.all_in)):
-        parts = [f"{pot_name(i, lang)} {p.amount}" for i, p in enumerate(shown)]
+    # Side pots exist only through an all-in (P1), once the round that made them is over.
+    if len(pots) > 1 and (view.is_over or any(view.all_in)):
+        parts = [f"{pot_name(i, lang)} {p.amount}" for i, p in enumerate(pots)]
         line.append(" (" + " · ".join(parts) + ")", style="green")
     return line
 
@@ -244,8 +240,7 @@ def result_lines(session: Session, lang: str) -> list[Text]:
     result = summary.result
     order = summary.seating.order
     lines: list[Text] = []
-    pots = merge_pots(ShownPot(p.amount, p.eligible, p.winners, p.shares)
-                      for p in result.pots)
+    pots = result.pots
     if not result.shown and len(pots) == 1 and len(pots[0].winners) == 1:
         winner = session.players[order[pots[0].winners[0]]]
         lines.append(Text(t("result.uncontested", lang, name=display_name(winner, lang),

@@ -26,7 +26,7 @@ from feltro.events import (
     Street,
     UncalledReturned,
 )
-from feltro.hand import LegalActions, SeatView
+from feltro.hand import LegalActions, PotResult, SeatView
 from feltro.i18n import t
 from feltro.names import describe_class
 
@@ -37,7 +37,6 @@ __all__ = [
     "cards_text",
     "hand_name",
     "log_lines",
-    "merge_pots",
     "parse_amount",
     "pot_name",
     "raise_sizes",
@@ -193,33 +192,6 @@ def refusal(kind: str, view: SeatView, legal: LegalActions, lang: str) -> str | 
 # --- the hand log -----------------------------------------------------------------------------
 
 
-@dataclass(frozen=True, slots=True)
-class ShownPot:
-    """A pot as the table shows it: pots contested by the same players are shown as one."""
-
-    amount: int
-    eligible: tuple[int, ...]
-    winners: tuple[int, ...]
-    shares: tuple[int, ...]
-
-
-def merge_pots(pots: Iterable[ShownPot | PotAwarded]) -> list[ShownPot]:
-    """Join neighbouring pots with the same eligible players (P1 levels that nobody's all-in
-    separates, e.g. a folded blind's chips): one pot to a person, same winners, shares added."""
-    merged: list[ShownPot] = []
-    for pot in pots:
-        if merged and merged[-1].eligible == pot.eligible:
-            last = merged[-1]
-            totals = dict(zip(last.winners, last.shares, strict=True))
-            for w, s in zip(pot.winners, pot.shares, strict=True):
-                totals[w] = totals.get(w, 0) + s
-            merged[-1] = ShownPot(last.amount + pot.amount, last.eligible,
-                                  tuple(totals), tuple(totals.values()))
-        else:
-            merged.append(ShownPot(pot.amount, pot.eligible, pot.winners, pot.shares))
-    return merged
-
-
 def pot_name(index: int, lang: str) -> str:
     """``"Main pot"`` or ``"Side pot 2"``."""
     return t("pot.main", lang) if index == 0 else t("pot.side", lang, number=index)
@@ -260,7 +232,7 @@ def log_lines(
             awarded.append(event)
             continue
         if awarded:
-            lines += pot_lines(merge_pots(awarded), name, lang)
+            lines += pot_lines(awarded, name, lang)
             awarded = []
         line = _event_line(event, name, context, lang, current, board)
         if isinstance(event, BlindPosted):
@@ -272,7 +244,7 @@ def log_lines(
         if line is not None:
             lines.append(line)
     if awarded:
-        lines += pot_lines(merge_pots(awarded), name, lang)
+        lines += pot_lines(awarded, name, lang)
     for note in (notes or {}).get(len(events), ()):
         lines.append(Text(note, style="yellow"))
     return lines
@@ -296,8 +268,9 @@ def _blinds_in_posting_order(events: Sequence[Event], context: LogContext,
     return indexed[:start] + blinds + indexed[end:]
 
 
-def pot_lines(pots: Sequence[ShownPot], name: Callable[[int], str], lang: str) -> list[Text]:
-    """``"Main pot 40: Ana +20, Rui +20"`` for each pot (P1, P7)."""
+def pot_lines(pots: Sequence[PotAwarded | PotResult], name: Callable[[int], str], lang: str
+              ) -> list[Text]:
+    """``"Main pot 40: Ana +20, Rui +20"`` for each pot as the engine formed it (P1, P7)."""
     lines = []
     for index, pot in enumerate(pots):
         shares = ", ".join(f"{name(w)} +{s}" for w, s in zip(pot.winners, pot.shares,
