@@ -68,7 +68,7 @@ LAYERS: dict[str, int] = {
                      "errors", "evaluator", "evaluator_np", "events", "hand", "handstate",
                      "legal", "names", "pots", "showdown", "view", "fairness", "languages"], 0),
     **dict.fromkeys(["bots", "filelock", "history", "series", "session", "store", "table",
-                     "fairdeal", "seal", "paths"], 1),
+                     "fairdeal", "seal", "paths", "sqlitefaults"], 1),
     **dict.fromkeys(["__main__", "cli", "i18n", "server", "tui", "rules", "env",
                      "arena"], 2),
 }

@@ -68,6 +68,7 @@ ALLOWED_PY = {
     ("rules/__init__.py", r"^### ([GDBPX]\d{1,2}) · (.+?)\s*$"):
         "rule headings of the rules document",
     ("history/phh.py", r"p([1-9][0-9]*)"): "PHH player tokens",
+    ("server/journal.py", r"[A-Za-z0-9_-]{1,64}"): "table ids in journal file names",
     ("fairdeal.py", r"^d (dh) p(\d+) (\S+)|^d (db) (\S+)"): "PHH deal lines (cards a player saw)",
     ("history/phh.py", r"[A-Za-z0-9_-]+"): "PHH bare keys",
     ("history/decimal_scale.py", r"^\[[^\[\]]+\]\s*(#.*)?$"):
