@@ -427,60 +427,78 @@ class Verdict:
 
 
 def _check_hand(table: str, proof: HandProof, previous: bytes) -> Failure | None:
-    def fail(check: Check, detail: str) -> Failure:
-        return Failure(check, proof.hand, detail)
-
+    """The first check *proof* fails, in the order the documentation lists them."""
     if len(proof.positions) != DECK_SIZE or any(len(p) != 32 for p in proof.positions):
-        return fail(Check.FORMAT, f"a hand publishes {DECK_SIZE} position commitments of 32 "
-                                  f"bytes")
+        return Failure(Check.FORMAT, proof.hand, f"a hand publishes {DECK_SIZE} position "
+                                                 f"commitments of 32 bytes")
     try:
         link = chain_link(previous, proof.hand, proof.commitment, proof.contributions,
                           proof.deal)
     except ValueError as exc:
-        return fail(Check.CONTRIBUTION, str(exc))
+        return Failure(Check.CONTRIBUTION, proof.hand, str(exc))
+    for stage in (_contributions_problem, _seen_cards_problem, _secret_problem):
+        found = stage(table, proof)
+        if found is not None:
+            return Failure(found[0], proof.hand, found[1])
+    if link != proof.chain:
+        return Failure(Check.CHAIN, proof.hand, "the chain link does not follow from the "
+                                                "previous hand and this hand's commitments")
+    return None
+
+
+_Problem = tuple[Check, str] | None
+
+
+def _contributions_problem(table: str, proof: HandProof) -> _Problem:
+    """Seals name real seats; each sealed contribution is the one sealed."""
     if any(type(seat) is not int or not 1 <= seat <= 255 for seat in proof.sealed):
-        return fail(Check.CONTRIBUTION, "a seal names a seat outside 1..255")
+        return Check.CONTRIBUTION, "a seal names a seat outside 1..255"
     for seat, value in proof.contributions.items():
         if proof.sealed and seat not in proof.sealed:
-            return fail(Check.CONTRIBUTION, f"seat {seat} contributed without sealing first")
+            return Check.CONTRIBUTION, f"seat {seat} contributed without sealing first"
         if seat in proof.sealed and \
                 contribution_commitment(table, proof.hand, seat, value) != proof.sealed[seat]:
-            return fail(Check.CONTRIBUTION, f"seat {seat}'s contribution is not the one it "
-                                            f"sealed")
-    # Cards the players saw, against the positions (possible without the secret).
+            return Check.CONTRIBUTION, f"seat {seat}'s contribution is not the one it sealed"
+    return None
+
+
+def _seen_cards_problem(table: str, proof: HandProof) -> _Problem:
+    """The cards the players saw, against the positions (possible without the secret)."""
     for index, salt in sorted(proof.salts.items()):
         seen = dict(proof.dealt).get(index)
         if seen is not None and 0 <= index < DECK_SIZE and \
                 position_commitment(salt, index, seen) != proof.positions[index]:
-            return fail(Check.CARD, f"{card_text(seen)} at deck position {index} is not the "
-                                    f"card committed there")
+            return Check.CARD, (f"{card_text(seen)} at deck position {index} is not the card "
+                                f"committed there")
+    return None
+
+
+def _secret_problem(table: str, proof: HandProof) -> _Problem:
+    """The revealed secret: its commitment, the seed, the deck, every position and card."""
     if proof.secret is None:
-        return fail(Check.SECRET, "the server secret of this hand is not revealed")
+        return Check.SECRET, "the server secret of this hand is not revealed"
     if len(proof.secret) != SECRET_SIZE or commitment(proof.secret) != proof.commitment:
-        return fail(Check.COMMITMENT, "the revealed secret does not match the commitment "
-                                      "published before the hand")
+        return Check.COMMITMENT, ("the revealed secret does not match the commitment "
+                                  "published before the hand")
     seed = deck_seed(proof.secret, table, proof.hand, proof.contributions)
     if proof.seed is not None and proof.seed != seed:
-        return fail(Check.SEED, "the deck seed does not follow from the secret and the "
-                                "players' contributions")
+        return Check.SEED, ("the deck seed does not follow from the secret and the players' "
+                            "contributions")
     order = deck_order(seed)
     salts = position_salts(seed)
     for index, card in enumerate(order):
         if position_commitment(salts[index], index, card) != proof.positions[index]:
-            return fail(Check.POSITION, f"the commitment of deck position {index} does not "
-                                        f"match the shuffled deck")
+            return Check.POSITION, (f"the commitment of deck position {index} does not match "
+                                    f"the shuffled deck")
     if proof.deck is not None and proof.deck != order:
         first = next(i for i in range(DECK_SIZE)
                      if i >= len(proof.deck) or proof.deck[i] != order[i])
-        return fail(Check.CARD, f"the published deck differs from the shuffled deck at "
-                                f"position {first}")
+        return Check.CARD, (f"the published deck differs from the shuffled deck at position "
+                            f"{first}")
     for index, card in proof.dealt:
         if not 0 <= index < DECK_SIZE or order[index] != card:
-            return fail(Check.CARD, f"{card_text(card)} was dealt at deck position {index}, "
-                                    f"where the deck has {card_text(order[index % DECK_SIZE])}")
-    if link != proof.chain:
-        return fail(Check.CHAIN, "the chain link does not follow from the previous hand and "
-                                 "this hand's commitments")
+            return Check.CARD, (f"{card_text(card)} was dealt at deck position {index}, where "
+                                f"the deck has {card_text(order[index % DECK_SIZE])}")
     return None
 
 

@@ -94,32 +94,46 @@ class ExpertBot(MonteCarloBot):
         raises = sum(1 for e in view.events if isinstance(e, ActionTaken)
                      and e.street is Street.PREFLOP and isinstance(e.action, Raise))
         if stack <= _SHORT_STACK_BB * bb:
-            band = (self._open_share(view) if raises == 0 else 0.12 if raises == 1 else 0.05)
-            if score >= range_threshold(band) and legal.max_raise_to is not None:
-                return Raise(legal.max_raise_to)
-            if score >= range_threshold(band) or legal.can_check:
-                return legal.passive
-            return FOLD
+            return self._push_or_fold(view, legal, score, raises)
         if raises == 0:
-            if score >= range_threshold(self._open_share(view)):
-                limpers = sum(1 for e in view.events if isinstance(e, ActionTaken)
-                              and e.street is Street.PREFLOP and e.chips > 0)
-                return raise_to(legal, int(2.5 * bb) + limpers * bb)
-            return CHECK if legal.can_check else FOLD
-        call = legal.call_amount
+            return self._open(view, legal, score, bb)
         if raises == 1:
-            if score >= _THREE_BET or (score >= _THREE_BET_BLUFF and self.rng.random() < 0.3):
-                in_position = self._acts_last(view)
-                return self._sized(legal, int(view.current_bet * (3 if in_position else 3.5)),
-                                   stack, 0.7)
-            if score >= _CALL_RAISE and call * 12 <= stack:
-                return legal.passive
-            return FOLD
+            return self._against_a_raise(view, legal, score, stack)
+        call = legal.call_amount
         if score >= _FOUR_BET and legal.max_raise_to is not None:
             return Raise(legal.max_raise_to)
         if score >= _CALL_THREE_BET and call * 5 <= stack:
             return legal.passive
         return None if score >= _CALL_RAISE else FOLD
+
+    def _push_or_fold(self, view: SeatView, legal: LegalActions, score: int,
+                      raises: int) -> Action:
+        """Short-stacked: all in with the top of the range, else check or fold."""
+        band = (self._open_share(view) if raises == 0 else 0.12 if raises == 1 else 0.05)
+        if score >= range_threshold(band) and legal.max_raise_to is not None:
+            return Raise(legal.max_raise_to)
+        if score >= range_threshold(band) or legal.can_check:
+            return legal.passive
+        return FOLD
+
+    def _open(self, view: SeatView, legal: LegalActions, score: int, bb: int) -> Action:
+        """Nobody raised yet: open to 2.5 big blinds (one more per limper), or get out."""
+        if score >= range_threshold(self._open_share(view)):
+            limpers = sum(1 for e in view.events if isinstance(e, ActionTaken)
+                          and e.street is Street.PREFLOP and e.chips > 0)
+            return raise_to(legal, int(2.5 * bb) + limpers * bb)
+        return CHECK if legal.can_check else FOLD
+
+    def _against_a_raise(self, view: SeatView, legal: LegalActions, score: int,
+                         stack: int) -> Action:
+        """One raise before us: three-bet (sometimes as a bluff), call cheap, or fold."""
+        if score >= _THREE_BET or (score >= _THREE_BET_BLUFF and self.rng.random() < 0.3):
+            in_position = self._acts_last(view)
+            return self._sized(legal, int(view.current_bet * (3 if in_position else 3.5)),
+                               stack, 0.7)
+        if score >= _CALL_RAISE and legal.call_amount * 12 <= stack:
+            return legal.passive
+        return FOLD
 
     def _open_share(self, view: SeatView) -> float:
         """The share of hands to open from this seat: wider with fewer players behind."""
