@@ -49,7 +49,8 @@ def test_remote_seat_plays_a_series_to_the_end_with_phones(tmp_path: Path) -> No
         assert client.join() == Phase.OVER
         assert client.acted, "the terminal client never played"
         mine = client.seat.state
-        assert mine is not None and mine["table"]["outcome"] == final["table"]["outcome"]
+        assert mine is not None
+        assert mine["table"]["outcome"] == final["table"]["outcome"]
         assert sum(mine["table"]["outcome"]["stacks"].values()) == 2 * 200
     finally:
         if client is not None:
@@ -85,7 +86,8 @@ def test_remote_seat_reconnects_after_kill9_and_resumes_with_its_token(tmp_path:
         server.start()
         client.wait(lambda s: s.phase == Phase.SEATED and s.boot != first_boot, timeout=40)
         assert client.seat.connections >= 2
-        assert client.seat.state is not None and client.seat.state["you"]["seat"] == client.seat.seat
+        assert client.seat.state is not None
+        assert client.seat.state["you"]["seat"] == client.seat.seat
         # the scripted host and phone reconnect too; the client now plays calmly to the end
         client.choose = calm(random.Random(9))
         client.stop()
@@ -119,7 +121,8 @@ def test_remote_seat_is_told_when_the_host_refuses(tmp_path: Path) -> None:
         state = host.current(lambda f: f["type"] == "state" and bool(f["you"]["requests"]))
         host.send(type="refuse", request_id=state["you"]["requests"][0]["request_id"], id="no")
         client.wait(lambda s: s.phase == Phase.REFUSED)
-        assert client.seat.problem is not None and client.seat.problem.key == "join.refused"
+        assert client.seat.problem is not None
+        assert client.seat.problem.key == "join.refused"
         assert book.get(link.key) is None, "a refused request's token is forgotten"
     finally:
         if client is not None:
