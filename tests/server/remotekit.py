@@ -4,14 +4,28 @@ its own event loop thread, next to scripted phones at a real ``feltro serve`` pr
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import fcntl
+import json
+import os
+import pty
 import random
+import ssl
+import struct
+import subprocess
+import sys
+import termios
 import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
+import httpx
 from realserver import Frame, LivePhone, ServerProcess
+from websockets.exceptions import ConnectionClosed
+from websockets.sync.client import connect
 
 from feltro.remote.client import RemoteSeat
 
@@ -154,3 +168,133 @@ def play_phones(host: LivePhone, phones: dict[int, LivePhone], rng: random.Rando
                        action=action)
         host.until(lambda f: f["type"] == "state", timeout=30)
     raise TimeoutError("the series did not end")
+
+
+@dataclass
+class SecureServer(ServerProcess):
+    """``feltro serve`` with extra options (``--cert``/``--key``, ``--proxy``...), reached at
+    *public* (``https://localhost:P``: the server itself, or a proxy in front of it) with the
+    throwaway authority *ca* trusted."""
+
+    extra: list[str] = field(default_factory=list)
+    ca: Path | None = None
+    scheme: str = "https"
+
+    @property
+    def url(self) -> str:
+        return f"{self.scheme}://localhost:{self.port}"
+
+    def client(self) -> httpx.Client:
+        verify = ssl.create_default_context(cafile=str(self.ca)) if self.ca else True
+        return httpx.Client(trust_env=False, timeout=5.0, verify=verify)
+
+    def start(self, timeout: float = 30.0) -> None:
+        env = dict(os.environ)
+        env.pop("FELTRO_PORT", None)
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", "feltro", "serve", "--port", str(self.port), "--data",
+             str(self.data), "--log-level", "warning", *self.extra],
+            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=env)
+        deadline = time.monotonic() + timeout
+        with self.client() as client:
+            while time.monotonic() < deadline:
+                if self.process.poll() is not None:
+                    raise RuntimeError(f"the server died: {self.stderr()}")
+                with contextlib.suppress(httpx.HTTPError):
+                    if client.get(f"{self.url}/healthz").text == "ok":
+                        return
+                time.sleep(0.05)
+        raise TimeoutError("the server did not start")
+
+    def post(self, path: str, body: dict[str, Any]) -> dict[str, Any]:
+        return self.post_at(self.url, path, body)
+
+    def post_at(self, base: str, path: str, body: dict[str, Any]) -> dict[str, Any]:
+        with self.client() as client:
+            response = client.post(f"{base}{path}", json=body)
+            response.raise_for_status()
+            data: dict[str, Any] = response.json()
+            return data
+
+
+@dataclass
+class SecurePhone(LivePhone):
+    """A scripted phone over ``wss://`` (through whatever *ws_base* points at)."""
+
+    ws_base: str = ""
+    ssl_context: ssl.SSLContext | None = None
+
+    def connect(self, timeout: float = 20.0) -> None:
+        deadline = time.monotonic() + timeout
+        while True:
+            try:
+                self._ws = connect(f"{self.ws_base}/ws/{self.table_id}", proxy=None,
+                                   open_timeout=3, ssl=self.ssl_context, legacy=True)
+                break
+            except (OSError, TimeoutError, ConnectionClosed):
+                if time.monotonic() > deadline:
+                    raise
+                time.sleep(0.1)
+        hello: dict[str, Any] = {"type": "hello", "protocol": 1, "role": self.role}
+        if self.token:
+            hello["token"] = self.token
+        self._ws.send(json.dumps(hello))
+
+
+def secure_phone(server: ServerProcess, table_id: str, ws_base: str,
+                 context: ssl.SSLContext, role: str = "spectator",
+                 token: str | None = None) -> SecurePhone:
+    phone = SecurePhone(server, table_id, role=role, token=token, ws_base=ws_base,
+                        ssl_context=context)
+    phone.connect()
+    phone.until(lambda f: f["type"] == "state")
+    return phone
+
+
+def seat_secure_phone(server: ServerProcess, table_id: str, ws_base: str,
+                      context: ssl.SSLContext, host: LivePhone,
+                      name: str) -> tuple[int, SecurePhone]:
+    """A wss phone that asks for a seat as *name* and is accepted by *host*."""
+    phone = secure_phone(server, table_id, ws_base, context)
+    phone.send(type="join", name=name, id="join")
+    request = phone.until(lambda f: f["type"] == "seat_request")
+    phone.token, phone.role = request["token"], "player"
+    host.send(type="accept", request_id=request["request_id"], id=f"ok-{name}")
+    accepted = phone.until(lambda f: f["type"] == "seat_request" and f["status"] == "accepted")
+    return int(accepted["seat"]), phone
+
+
+class Terminal:
+    """A process in a 100x30 pseudo-terminal; everything it writes is kept."""
+
+    def __init__(self, args: list[str], env: dict[str, str]) -> None:
+        self.master, slave = pty.openpty()
+        fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 30, 100, 0, 0))
+        self.process = subprocess.Popen(args, stdin=slave, stdout=slave, stderr=slave, env=env,
+                                        start_new_session=True, close_fds=True)
+        os.close(slave)
+        self.output = bytearray()
+        self._reader = threading.Thread(target=self._read, daemon=True)
+        self._reader.start()
+
+    def _read(self) -> None:
+        with contextlib.suppress(OSError):
+            while True:
+                chunk = os.read(self.master, 65536)
+                if not chunk:
+                    return
+                self.output.extend(chunk)
+
+    def type(self, keys: bytes) -> None:
+        with contextlib.suppress(OSError):
+            os.write(self.master, keys)
+
+    def text(self) -> str:
+        return self.output.decode("utf-8", errors="replace")
+
+    def close(self) -> None:
+        if self.process.poll() is None:
+            self.process.kill()
+            self.process.wait(10)
+        with contextlib.suppress(OSError):
+            os.close(self.master)

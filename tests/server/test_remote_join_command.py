@@ -4,60 +4,18 @@ and the Textual interface (Pilot) words a rule's refusal from its data in Portug
 
 from __future__ import annotations
 
-import contextlib
-import fcntl
 import os
-import pty
 import random
-import struct
-import subprocess
 import sys
-import termios
 import threading
 import time
 from pathlib import Path
 
 import pytest
 from realserver import LivePhone, ServerProcess
-from remotekit import accept_next, host_of, play_phones, seat_phone
+from remotekit import Terminal, accept_next, host_of, play_phones, seat_phone
 
 pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="POSIX pseudo-terminals")
-
-
-class Terminal:
-    """A process in a 100x30 pseudo-terminal; everything it writes is kept."""
-
-    def __init__(self, args: list[str], env: dict[str, str]) -> None:
-        self.master, slave = pty.openpty()
-        fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 30, 100, 0, 0))
-        self.process = subprocess.Popen(args, stdin=slave, stdout=slave, stderr=slave, env=env,
-                                        start_new_session=True, close_fds=True)
-        os.close(slave)
-        self.output = bytearray()
-        self._reader = threading.Thread(target=self._read, daemon=True)
-        self._reader.start()
-
-    def _read(self) -> None:
-        with contextlib.suppress(OSError):
-            while True:
-                chunk = os.read(self.master, 65536)
-                if not chunk:
-                    return
-                self.output.extend(chunk)
-
-    def type(self, keys: bytes) -> None:
-        with contextlib.suppress(OSError):
-            os.write(self.master, keys)
-
-    def text(self) -> str:
-        return self.output.decode("utf-8", errors="replace")
-
-    def close(self) -> None:
-        if self.process.poll() is None:
-            self.process.kill()
-            self.process.wait(10)
-        with contextlib.suppress(OSError):
-            os.close(self.master)
 
 
 def test_feltro_join_command_plays_a_series_in_a_terminal(tmp_path: Path) -> None:

@@ -178,11 +178,14 @@ class RemoteSeat:
         """Play until the series is over, the host refuses, or :meth:`stop`; reconnects after
         every network loss. Returns the final :attr:`phase`."""
         attempt = 0
+        options: dict[str, Any] = {}
+        if self.link.secure:
+            options["ssl"] = self.ssl_context or ssl.create_default_context()
         while not self._stop.is_set() and not self.done:
             try:
                 async with connect(self.link.ws_url, proxy=None, open_timeout=10,
-                                   ssl=self.ssl_context if self.link.secure else None,
-                                   compression=None, max_size=4 * 1024 * 1024) as ws:
+                                   compression=None, max_size=4 * 1024 * 1024,
+                                   **options) as ws:
                     self._ws = ws
                     self.connections += 1
                     attempt = 0
