@@ -19,8 +19,8 @@ from remotekit import (
     Terminal,
     accept_next,
     play_phones,
-    secure_phone,
     seat_secure_phone,
+    secure_phone,
 )
 
 from feltro.remote.client import Phase, RemoteSeat
@@ -114,7 +114,7 @@ def test_https_series_with_three_phones_and_a_real_feltro_join(tmp_path: Path) -
 
 
 def test_untrusted_certificate_is_one_clear_line(tmp_path: Path) -> None:
-    ca_file, cert, key, context = _authority(tmp_path)
+    ca_file, cert, key, _context = _authority(tmp_path)
     server = SecureServer(tmp_path / "data", extra=["--cert", str(cert), "--key", str(key)],
                           ca=ca_file)
     server.start()
@@ -134,7 +134,7 @@ def test_untrusted_certificate_is_one_clear_line(tmp_path: Path) -> None:
 def test_serve_refuses_a_cert_without_its_key_in_one_line(tmp_path: Path) -> None:
     import subprocess
 
-    ca_file, cert, key, _ = _authority(tmp_path)
+    ca_file, cert, _key, _ = _authority(tmp_path)
     run = subprocess.run([sys.executable, "-m", "feltro", "serve", "--cert", str(cert),
                           "--data", str(tmp_path / "d")], capture_output=True, text=True,
                          timeout=60, env=dict(os.environ, LANG="pt_PT.UTF-8"))

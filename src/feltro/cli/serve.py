@@ -156,8 +156,10 @@ def serve(
     url = f"{scheme}://{address}:{port}/"
     folder = data or default_data_dir()
     _check_can_serve(folder, bind, port)
-    # Behind a proxy the links follow each request's forwarded scheme and host.
-    public_url = url if lan and not trusted else None
+    # Behind a proxy the links follow each request's forwarded scheme and host; with public
+    # names (--host-name) each request's own (allowed) host: friends far away get the name,
+    # phones on the LAN the address they used.
+    public_url = url if lan and not trusted and not host_name else None
     config = ServerConfig(data_dir=folder, public_url=public_url,
                           allowed_origins=tuple(allow_origin or ()),
                           allowed_hosts=allowed_host_names([address, *(host_name or ())]),
