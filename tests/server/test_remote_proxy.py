@@ -27,8 +27,8 @@ from remotekit import (
     accept_next,
     calm,
     play_phones,
-    secure_phone,
     seat_secure_phone,
+    secure_phone,
 )
 from websockets.sync.client import connect
 
@@ -85,7 +85,7 @@ def authority(tmp_path: Path) -> tuple[Path, Path, Path, ssl.SSLContext]:
                     "installs Debian's nginx-light (make test runs it)")
 def test_series_through_nginx_with_forwarded_scheme_and_host(
         tmp_path: Path, authority: tuple[Path, Path, Path, ssl.SSLContext]) -> None:
-    ca_file, cert, key, context = authority
+    _ca_file, cert, key, context = authority
     backend = SecureServer(tmp_path / "data", scheme="http",
                            extra=["--proxy", "--host-name", "localhost"])
     backend.start()
