@@ -59,8 +59,10 @@ class JoinApp(App[str]):
     TITLE = "feltro"
     ENABLE_COMMAND_PALETTE = False
 
-    def __init__(self, seat: RemoteSeat, lang: str = "en") -> None:
+    def __init__(self, seat: RemoteSeat, lang: str = "en", *, connect: bool = True) -> None:
         super().__init__()
+        self._connect = connect
+        """``False``: draw *seat* as it is without connecting (tests)."""
         self.seat = seat
         self.lang = check_language(lang)
         self.mode = "play"
@@ -75,8 +77,9 @@ class JoinApp(App[str]):
         self.title = t("app.title", self.lang)
         await self.push_screen(self.table_screen)
         self.seat.on_change = self._changed
-        self._task = asyncio.get_running_loop().create_task(self.seat.run())
-        self._task.add_done_callback(lambda _: self._changed())
+        if self._connect:
+            self._task = asyncio.get_running_loop().create_task(self.seat.run())
+            self._task.add_done_callback(lambda _: self._changed())
         self.refresh_all()
 
     async def on_unmount(self) -> None:
