@@ -130,3 +130,39 @@ def test_remote_seat_is_told_when_the_host_refuses(tmp_path: Path) -> None:
         if host is not None:
             host.close()
         server.stop()
+
+
+def test_a_stale_token_is_forgotten_and_a_new_seat_asked_for(tmp_path: Path) -> None:
+    server = ServerProcess(tmp_path / "data")
+    server.start()
+    host: LivePhone | None = None
+    client: ThreadedSeat | None = None
+    try:
+        created, host = host_of(server, seats=2)
+        book = SeatBook(tmp_path / "seats.json")
+        link = parse_link(created["join_url"])
+        book.put(link.key, "x" * 32)  # a seat of a table long gone
+        client = ThreadedSeat(RemoteSeat(link, "Rui", book=book))
+        client.start()
+        client.wait(lambda s: s.phase == Phase.PENDING and s.token not in (None, "x" * 32))
+        assert book.get(link.key) == client.seat.token
+    finally:
+        if client is not None:
+            client.stop()
+        if host is not None:
+            host.close()
+        server.stop()
+
+
+def test_an_unreachable_server_is_said_while_retrying(tmp_path: Path) -> None:
+    from realserver import free_port
+
+    link = parse_link(f"http://127.0.0.1:{free_port()}/join/Nobody")
+    client = ThreadedSeat(RemoteSeat(link, "Rui", backoff=(0.05,)))
+    client.start()
+    try:
+        client.wait(lambda s: s.phase == Phase.RECONNECTING and s.problem is not None)
+        assert client.seat.problem is not None
+        assert client.seat.problem.key == "join.failed"
+    finally:
+        client.stop()

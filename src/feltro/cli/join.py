@@ -43,10 +43,11 @@ def join(
     language = resolve_language(lang)
     from feltro.i18n import t
 
-    try:
-        import websockets  # noqa: F401  (the client needs it; the server extra brings it)
+    try:  # the client needs websockets (server extra) and Textual (tui extra)
+        import textual  # noqa: F401
+        import websockets  # noqa: F401
     except ImportError as exc:
-        typer.echo(t("join.needs_extra", language, extra="server", module=exc.name or "?"),
+        typer.echo(t("join.needs_extra", language, extra="server,tui", module=exc.name or "?"),
                    err=True)
         raise typer.Exit(1) from None
     from feltro.remote.link import LinkError, parse_link

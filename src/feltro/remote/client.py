@@ -189,6 +189,8 @@ class RemoteSeat:
                     self._ws = ws
                     self.connections += 1
                     attempt = 0
+                    if self.problem is not None and self.problem.key == "join.failed":
+                        self.problem = None
                     await self._hello(ws)
                     async for text in ws:
                         self._receive(json.loads(text))
@@ -201,6 +203,10 @@ class RemoteSeat:
                 if isinstance(exc, InvalidHandshake) and _status(exc) in (403, 404, 421):
                     self._end("join.refused_handshake", status=_status(exc))
                     break
+                if not isinstance(exc, ConnectionClosed):  # say why while trying again
+                    reason = exc.strerror if isinstance(exc, OSError) and exc.strerror \
+                        else str(exc) or type(exc).__name__
+                    self.problem = Problem("join.failed", {"reason": reason})
             except (InvalidURI, ValueError) as exc:
                 self._end("join.failed", reason=str(exc))
                 break
@@ -318,6 +324,9 @@ class RemoteSeat:
             if self.token is not None and self.name is not None:
                 self._forget()  # an old seat of a finished or other table: ask anew
                 self.problem = Problem("join.token_forgotten")
+                ws = self._ws
+                if ws is not None:  # the refused hello left this connection anonymous
+                    asyncio.get_running_loop().create_task(self._hello(ws))
                 return
             self._end("join.bad_token")
             return
