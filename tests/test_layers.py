@@ -68,7 +68,7 @@ LAYERS: dict[str, int] = {
                      "errors", "evaluator", "evaluator_np", "events", "hand", "handstate",
                      "legal", "names", "pots", "showdown", "view"], 0),
     **dict.fromkeys(["bots", "filelock", "history", "series", "session", "store", "table"], 1),
-    **dict.fromkeys(["__main__", "cli", "i18n", "paths", "server", "tui"], 2),
+    **dict.fromkeys(["__main__", "cli", "i18n", "paths", "remote", "server", "tui"], 2),
 }
 LAYER_NAMES = ("core", "series", "interfaces")
 SOURCE = Path(__file__).resolve().parents[1] / "src" / "feltro"
