@@ -105,3 +105,16 @@ def test_words_of_the_state() -> None:
     assert [line.plain for line in log_lines(state, "en")] == [
         "— Hand 3 · button: Rui", "Rui: small blind 1", "Ana: big blind 2",
         "Ana raises to 6"]
+
+
+def test_a_small_terminal_is_asked_to_grow() -> None:
+    async def scenario() -> None:
+        app, _ = _app("en")
+        async with app.run_test(size=(70, 20)) as pilot:
+            await pilot.pause()
+            assert type(app.screen).__name__ == "TooSmallScreen"
+            await pilot.resize_terminal(100, 30)
+            await pilot.pause()
+            assert app.screen is app.table_screen
+
+    asyncio.run(scenario())

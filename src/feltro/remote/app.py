@@ -23,7 +23,8 @@ from textual.widgets import Static
 from feltro.i18n import check_language, t
 from feltro.remote import words
 from feltro.remote.client import Phase, RemoteSeat
-from feltro.tui.screens import RulesScreen, SeriesOverScreen, StandingsScreen
+from feltro.tui.app import MIN_SIZE
+from feltro.tui.screens import RulesScreen, SeriesOverScreen, StandingsScreen, TooSmallScreen
 
 __all__ = ["JoinApp"]
 
@@ -72,6 +73,7 @@ class JoinApp(App[str]):
         self.table_screen = JoinScreen()
         self._over_shown = False
         self._task: asyncio.Task[str] | None = None
+        self._too_small: TooSmallScreen | None = None
 
     async def on_mount(self) -> None:
         self.title = t("app.title", self.lang)
@@ -81,6 +83,25 @@ class JoinApp(App[str]):
             self._task = asyncio.get_running_loop().create_task(self.seat.run())
             self._task.add_done_callback(lambda _: self._changed())
         self.refresh_all()
+        self._check_size(self.size.width, self.size.height)
+
+    def on_resize(self, event: events.Resize) -> None:
+        self._check_size(event.size.width, event.size.height)
+
+    def _check_size(self, width: int, height: int) -> None:
+        """The terminal game's guard: below 80x24 a message asks for a bigger window."""
+        if not self.table_screen.is_mounted:
+            return  # a resize may come before the table is up: on_mount checks again
+        small = width < MIN_SIZE[0] or height < MIN_SIZE[1]
+        if small and self._too_small is None:
+            self._too_small = TooSmallScreen(self.lang, (width, height), MIN_SIZE)
+            self.push_screen(self._too_small)
+        elif small and self._too_small is not None:
+            self._too_small.update_size((width, height))
+        elif not small and self._too_small is not None:
+            screen, self._too_small = self._too_small, None
+            if self.screen is screen:
+                self.pop_screen()
 
     async def on_unmount(self) -> None:
         self.seat.stop()
