@@ -141,6 +141,9 @@ class JoinApp(App[str]):
             words.status_line(seat.phase, state, seat.name, lang))
         screen.query_one("#actions", Static).update(self._actions(state))
         message = self.note if self.note is not None else words.problem_text(seat.problem, lang)
+        warning = words.fair_warning(seat.bad_cards, lang)
+        if warning is not None:  # a card that is not the committed one outranks everything
+            message = warning
         screen.query_one("#message", Static).update(message)
         screen.query_one("#keys", Static).update(Text(t("join.keys", lang), style="dim"))
         if seat.phase == Phase.OVER and state is not None and not self._over_shown:

@@ -25,6 +25,7 @@ from typing import Any, Final
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidURI
 
+from feltro.remote.fairplay import CONTRIBUTE_ID, bad_cards, contribution
 from feltro.remote.link import JoinLink
 from feltro.remote.seats import SeatBook
 
@@ -102,6 +103,9 @@ class RemoteSeat:
         self._ws: ClientConnection | None = None
         self._pending_act: Frame | None = None
         self._sent_on = 0
+        self._contributed: set[int] = set()
+        self.bad_cards: dict[int, list[str]] = {}
+        """Verifiable shuffle: by hand, the cards seen that do not match the commitments."""
         self._version = -1
         self._stop = asyncio.Event()
         self._changed = asyncio.Event()
@@ -285,10 +289,23 @@ class RemoteSeat:
             self.phase = Phase.SEATED
         elif you.get("role") == "pending":
             self.phase = Phase.PENDING
+        self._fairness(frame)
         if frame["table"]["status"] == "over":
             self.phase = Phase.OVER
             return
         self._resend_pending()
+
+    def _fairness(self, frame: Frame) -> None:
+        """Contribute randomness to the next hand; check every card seen (``fairplay``)."""
+        due = contribution(frame, self._contributed)
+        if due is not None and self._ws is not None:
+            self._contributed.add(int(due["hand"]))
+            asyncio.get_running_loop().create_task(self._send(due))
+        bad = bad_cards(frame)
+        hand = frame["table"].get("hand")
+        if bad and hand is not None:
+            seen = self.bad_cards.setdefault(int(hand["number"]), [])
+            seen.extend(card for card in bad if card not in seen)
 
     def _resend_pending(self) -> None:
         """After a reconnection: send again an action whose turn is still the one shown (same
@@ -335,7 +352,8 @@ class RemoteSeat:
             return
         if frame.get("ref") == (self._pending_act or {}).get("id"):
             self._pending_act = None
-        if code == "stale":
+        if code == "stale" or str(frame.get("ref", "")).startswith(CONTRIBUTE_ID):
+            # a late contribution is harmless (the hand is dealt without it)
             return  # the turn passed meanwhile: nothing was applied, the new state shows why
         self.problem = Problem("join.error", {"code": code}, code=str(code),
                                refusal=frame.get("refusal"))

@@ -24,6 +24,7 @@ __all__ = [
     "action_options",
     "board_line",
     "card_ids",
+    "fair_warning",
     "header_line",
     "log_lines",
     "mine_line",
@@ -69,7 +70,19 @@ def header_line(state: Frame, lang: str) -> Text:
     parts.append(t("header.players", lang, alive=alive, total=len(seated)))
     if table["stop"].get("last_hand"):
         parts.append(t("header.time_up", lang))
+    code = (table.get("fair") or {}).get("fingerprint")
+    if code:
+        parts.append(t("join.fingerprint", lang, code=code))
     return Text(" · ".join(parts), style="bold")
+
+
+def fair_warning(bad: dict[int, list[str]], lang: str) -> Text | None:
+    """The warning when a card seen does not match what the table committed to."""
+    if not bad:
+        return None
+    hand = max(bad)
+    return Text(t("join.fair_warning", lang, hand=hand, cards=" ".join(bad[hand])),
+                style="bold white on red")
 
 
 def seats_table(state: Frame, lang: str) -> Table:
