@@ -30,3 +30,14 @@ def test_bad_link_is_one_line_in_portuguese(capsys: pytest.CaptureFixture[str]) 
     assert err.startswith("feltro join: URL: “ftp://x/join/T” não é o link de uma mesa")
     assert len(err.strip().splitlines()) == 1
     assert "Traceback" not in err
+
+
+def test_join_without_the_client_packages_says_what_to_install(
+        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    import sys
+
+    monkeypatch.setitem(sys.modules, "websockets", None)  # as after `make play` alone
+    assert run(app, ["join", "http://127.0.0.1:9/join/T", "--lang", "pt-PT"]) == 1
+    err = capsys.readouterr().err
+    assert "pip install -e .[server,tui]" in err
+    assert len(err.strip().splitlines()) == 1
