@@ -113,11 +113,11 @@ def serve(
     abandon_after: Annotated[float, typer.Option(
         min=0.01, help="Hours without any connection after which a started table is "
         "archived as it stands.")] = 24.0,
-    cert: Annotated[Path | None, typer.Option(
-        help="TLS certificate (PEM, the full chain) to serve HTTPS and WSS directly; with "
+    tls_cert: Annotated[Path | None, typer.Option(
+        "--cert", help="TLS certificate (PEM, the full chain) to serve HTTPS and WSS directly; with "
         "--key.")] = None,
-    key: Annotated[Path | None, typer.Option(
-        help="The certificate's private key (PEM); with --cert.")] = None,
+    tls_key: Annotated[Path | None, typer.Option(
+        "--key", help="The certificate's private key (PEM); with --cert.")] = None,
     proxy: Annotated[bool, typer.Option(
         "--proxy", help="Behind a reverse proxy or tunnel on this computer: trust its "
         "X-Forwarded-Proto/Host/For (from 127.0.0.1 only; see --forwarded-allow-ips). Links "
@@ -148,7 +148,7 @@ def serve(
     from feltro.server.guard import allowed_host_names
 
     lang = language_from_environment()
-    tls = _check_tls(cert, key, lang)
+    tls = _check_tls(tls_cert, tls_key, lang)
     trusted = list(forwarded_allow_ips or (["127.0.0.1", "::1"] if proxy else []))
     bind = "0.0.0.0" if lan else "127.0.0.1"  # every interface only with --lan, on purpose
     address = lan_address() if lan else "127.0.0.1"
