@@ -88,12 +88,12 @@ def test_series_through_nginx_with_forwarded_scheme_and_host(
     _ca_file, cert, key, context = authority
     backend = SecureServer(tmp_path / "data", scheme="http",
                            extra=["--proxy", "--host-name", "localhost"])
-    backend.start()
     folder = tmp_path / "nginx"
     folder.mkdir()
     port = free_port()
     (folder / "nginx.conf").write_text(nginx_config(folder, port, backend.port, cert, key))
     assert NGINX is not None
+    backend.start()
     proxy = subprocess.Popen([NGINX, "-p", str(folder), "-c", str(folder / "nginx.conf"),
                               "-e", str(folder / "error.log"), "-g", "daemon off;"],
                              stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
