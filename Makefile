@@ -5,7 +5,7 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 
-.PHONY: play test lint browsers bench clean
+.PHONY: play test lint browsers proxy bench clean
 
 $(BIN)/.installed-play: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -29,7 +29,11 @@ lint: $(BIN)/.installed
 browsers: $(BIN)/.installed
 	bash scripts/ci-browser-setup.sh
 
-test: lint browsers
+# The remote-play test puts a real reverse proxy (Debian's nginx) in front of the server.
+proxy:
+	bash scripts/ci-proxy-setup.sh
+
+test: lint browsers proxy
 	$(BIN)/pytest -q
 
 bench: $(BIN)/.installed

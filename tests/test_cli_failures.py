@@ -105,6 +105,10 @@ BAD: list[tuple[str, ...]] = [
     ("history", "--delete"),
     ("history", "1", "1", "--text"),  # the damaged hand file
     ("serve", "--port", "0"),
+    ("serve", "--cert", "/no/such/cert.pem"),
+    ("serve", "--cert", "/no/such/cert.pem", "--key", "/no/such/key.pem"),
+    ("join", "ftp://host/join/T"),
+    ("join", "http://127.0.0.1:9/join/T", "--name", "\u200b"),
     ("serve", "--port", "x"),
     ("serve", "--data", "/proc/no/such/folder", "--port", "18097"),
     ("simulate", "--log", "/nonexistent/dir/x.jsonl", "--seed", "1", "--players", "2",

@@ -35,6 +35,12 @@ DYNAMIC_KEYS = [
     "act.bet_prompt", "act.raise_prompt", "quit.not_saved", "quit.saved",
     "input.empty", "input.not_a_number", "input.below_min", "input.above_stack",
     "input.closed",
+    *(f"join.phase.{p}" for p in ("connecting", "pending", "reconnecting", "refused", "lobby",
+                                   "paused")),
+    *(f"join.bye.{code}" for code in ("revoked", "replaced")),
+    *(f"join.code.{code}" for code in ("not_now", "rate_limited", "broken_table")),
+    "join.refused", "join.token_forgotten", "join.bad_token", "join.join_refused",
+    "join.certificate", "join.refused_handshake", "join.failed",
     *(f"verify.check.{c}" for c in ("format", "order", "contribution", "secret", "commitment",
                                     "seed", "position", "card", "chain", "fingerprint")),
 ]
@@ -75,8 +81,9 @@ def test_portuguese_is_portuguese() -> None:
 
 def _keys_used_in_source() -> set[str]:
     found: set[str] = set()
-    for path in [*SRC.joinpath("tui").glob("*.py"), SRC / "cli" / "play.py",
-                 SRC / "cli" / "verify.py"]:
+    for path in [*SRC.joinpath("tui").glob("*.py"), *SRC.joinpath("remote").glob("*.py"),
+                 SRC / "cli" / "play.py", SRC / "cli" / "verify.py", SRC / "cli" / "join.py",
+                 SRC / "cli" / "serve.py"]:
         found |= set(re.findall(r"\bt\(\s*\"([a-z_]+(?:\.[A-Za-z0-9_]+)+)\"",
                                 path.read_text(encoding="utf-8")))
     return found

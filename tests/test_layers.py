@@ -70,7 +70,7 @@ LAYERS: dict[str, int] = {
     **dict.fromkeys(["bots", "filelock", "history", "series", "session", "store", "table",
                      "fairdeal", "seal", "paths", "sqlitefaults"], 1),
     **dict.fromkeys(["__main__", "cli", "i18n", "server", "tui", "rules", "env",
-                     "arena"], 2),
+                     "arena", "remote"], 2),
 }
 LAYER_NAMES = ("core", "series", "interfaces")
 SOURCE = Path(__file__).resolve().parents[1] / "src" / "feltro"

@@ -75,6 +75,9 @@ ALLOWED_PY = {
         "table headers of a .phhs file (read table by table when its TOML is broken)",
     ("server/histories.py", r"^d dh p(\d+) (\S+)(.*)$"): "PHH deal lines (hiding others' cards)",
     ("server/security.py", r"[A-Za-z0-9_-]{32,}"): "tokens redacted from log lines",
+    ("remote/link.py",
+     r"^(?P<prefix>/.*?)?/(?P<kind>join|play|table|ws|host)/(?P<table>[A-Za-z0-9_-]{1,64})/?$"):
+        "the path of a table link (feltro join URL)",
 }
 ALLOWED_JS = {
     ("i18n.js", r"\{(\w+)\}"): "catalogue placeholders",

@@ -40,6 +40,7 @@ _COMMAND_MODULES: tuple[str, ...] = (
     "arena",
     "bench",
     "evaluate",
+    "join",
     "replay",
     "play",
     "rules",

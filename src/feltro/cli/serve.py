@@ -6,10 +6,11 @@ and the other commands never load it.
 
 from __future__ import annotations
 
+import contextlib
 import socket
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 
@@ -115,6 +116,22 @@ def serve(
     key_file: Annotated[Path | None, typer.Option(
         help="The key that seals each table's shuffle seed at rest, kept apart from the game "
         "logs (default: your config folder, feltro/server.key; made on first use).")] = None,
+    tls_cert: Annotated[Path | None, typer.Option(
+        "--cert", help="TLS certificate (PEM, the full chain) to serve HTTPS and WSS directly; "
+        "with --key.")] = None,
+    tls_key: Annotated[Path | None, typer.Option(
+        "--key", help="The certificate's private key (PEM); with --cert.")] = None,
+    proxy: Annotated[bool, typer.Option(
+        "--proxy", help="Behind a reverse proxy or tunnel on this computer: trust its "
+        "X-Forwarded-Proto/Host/For (from 127.0.0.1 only; see --forwarded-allow-ips). Links "
+        "and QR codes use the forwarded scheme and host; add that host with --host-name.")
+    ] = False,
+    forwarded_allow_ips: Annotated[list[str] | None, typer.Option(
+        "--forwarded-allow-ips", help="Addresses or networks of the proxy whose X-Forwarded "
+        "headers are trusted (repeatable; implies --proxy).")] = None,
+    announce_on: Annotated[str | None, typer.Option(
+        "--announce-on", hidden=True, help="The interface address to announce on with "
+        "--lan (default: the LAN address).")] = None,
     log_level: Annotated[str, typer.Option(help="uvicorn log level.")] = "warning",
 ) -> None:
     """Host a home game that friends join from their phones (no accounts, no internet)."""
@@ -128,6 +145,7 @@ def serve(
                      module=exc.name or "?"), err=True)
         raise typer.Exit(1) from None
 
+    from feltro.i18n import language_from_environment, t
     from feltro.paths import config_dir, read_or_make_key
     from feltro.seal import SeedSeal
     from feltro.server.app import ServerConfig, create_app
@@ -135,14 +153,22 @@ def serve(
     from feltro.server.guard import allowed_host_names
     from feltro.server.transport import MAX_HEAD_BYTES, GuardedH11Protocol
 
+    lang = language_from_environment()
+    tls = _check_tls(tls_cert, tls_key, lang)
+    trusted = list(forwarded_allow_ips or (["127.0.0.1", "::1"] if proxy else []))
     bind = "0.0.0.0" if lan else "127.0.0.1"  # every interface only with --lan, on purpose
     address = lan_address() if lan else "127.0.0.1"
-    url = f"http://{address}:{port}/"
+    scheme = "https" if tls else "http"
+    url = f"{scheme}://{address}:{port}/"
     folder = data or default_data_dir()
     _check_can_serve(folder, bind, port)
     key = key_file or config_dir() / "server.key"
     seal = SeedSeal(read_or_make_key(key))
-    config = ServerConfig(data_dir=folder, public_url=url if lan else None, seal=seal,
+    # Behind a proxy the links follow each request's forwarded scheme and host; with public
+    # names (--host-name) each request's own (allowed) host: friends far away get the name,
+    # phones on the LAN the address they used.
+    public_url = url if lan and not trusted and not host_name else None
+    config = ServerConfig(data_dir=folder, public_url=public_url, seal=seal,
                           allowed_origins=tuple(allow_origin or ()),
                           allowed_hosts=allowed_host_names([address, *(host_name or ())]),
                           lifecycle=Lifecycle(finished_after=archive_after * 3600,
@@ -154,15 +180,70 @@ def serve(
         typer.echo("Only this computer can reach it; add --lan to let phones on your Wi-Fi "
                    "join.")
     typer.echo(f"Game logs: {folder}    (Ctrl+C stops; games resume where they were.)")
-    # No per-message compression: on a LAN the bandwidth is free, and zlib was a quarter of
-    # the server's CPU under load (benchmarks/load_server.py).
-    # h11 with a bounded request head, and per-address connection counts and a head deadline
-    # (feltro.server.transport): the default parser reads headers of any size into memory.
-    uvicorn.run(create_app(config), host=bind, port=port, log_level=log_level,
-                http=GuardedH11Protocol, h11_max_incomplete_event_size=MAX_HEAD_BYTES,
-                ws_max_size=WS_MAX_SIZE, ws_ping_interval=20.0, ws_ping_timeout=20.0,
-                ws_per_message_deflate=False, proxy_headers=False, server_header=False,
-                timeout_graceful_shutdown=3)
+    if tls:
+        typer.echo(t("serve.tls", lang, url=url))
+    asgi: Any = create_app(config)
+    if trusted:
+        from feltro.server.forwarded import ForwardedHeaders
+
+        asgi = ForwardedHeaders(asgi, trusted)
+        typer.echo(t("serve.proxy", lang, ips=", ".join(trusted)))
+    with contextlib.ExitStack() as stack:
+        if lan:
+            _announce(stack, announce_on or address, port, scheme, lang)
+        # No per-message compression: on a LAN the bandwidth is free, and zlib was a quarter
+        # of the server's CPU under load (benchmarks/load_server.py). uvicorn's own
+        # proxy-header handling stays off: ForwardedHeaders applies it, for the proxy only.
+        # h11 with a bounded request head, per-address connection counts and a head deadline
+        # (feltro.server.transport): the default parser reads headers of any size into memory.
+        uvicorn.run(asgi, host=bind, port=port, log_level=log_level,
+                    http=GuardedH11Protocol, h11_max_incomplete_event_size=MAX_HEAD_BYTES,
+                    ws_max_size=WS_MAX_SIZE, ws_ping_interval=20.0, ws_ping_timeout=20.0,
+                    ws_per_message_deflate=False, proxy_headers=False, server_header=False,
+                    timeout_graceful_shutdown=3,
+                    ssl_certfile=str(tls[0]) if tls else None,
+                    ssl_keyfile=str(tls[1]) if tls else None)
+
+
+def _check_tls(cert: Path | None, key: Path | None, lang: str) -> tuple[Path, Path] | None:
+    """The certificate and key to serve HTTPS with, after checking they load together.
+
+    :raises typer.BadParameter: one without the other, or files that are no matching pair.
+    """
+    from feltro.i18n import t
+
+    if cert is None and key is None:
+        return None
+    if cert is None or key is None:
+        raise typer.BadParameter(t("serve.cert_pair", lang),
+                                 param_hint="--key" if cert is not None else "--cert")
+    import ssl
+
+    try:
+        ssl.create_default_context(ssl.Purpose.CLIENT_AUTH).load_cert_chain(cert, key)
+    except (OSError, ssl.SSLError) as exc:
+        reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
+        raise typer.BadParameter(t("serve.bad_cert", lang, cert=str(cert), key=str(key),
+                                   reason=reason), param_hint="--cert") from None
+    return cert, key
+
+
+def _announce(stack: contextlib.ExitStack, address: str, port: int, scheme: str,
+              lang: str) -> None:
+    """Announce the server over mDNS while it runs (a failure is said, not fatal)."""
+    from feltro.i18n import t
+
+    try:
+        from feltro import __version__
+        from feltro.remote.lan import announce
+
+        name = f"feltro {socket.gethostname().split('.')[0]} {port}"
+        stack.enter_context(announce(name, address, port, scheme=scheme, version=__version__))
+    except Exception as exc:
+        typer.echo(t("serve.lan_not_announced", lang, reason=str(exc) or type(exc).__name__),
+                   err=True)
+        return
+    typer.echo(t("serve.lan_announced", lang, name=name))
 
 
 def register(app: typer.Typer) -> None:

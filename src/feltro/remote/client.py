@@ -1,0 +1,387 @@
+"""The network side of ``feltro join``: one seat of a ``feltro serve`` table over the websocket
+protocol of ``docs/protocol.md`` (the same messages as the phones'), with no user interface.
+
+:class:`RemoteSeat` connects, says ``hello`` (with the seat token kept in the user's
+:class:`~feltro.remote.seats.SeatBook`, else as a spectator that asks for a seat by name),
+waits for the host, keeps the latest ``state``, sends actions for the turn it was shown and
+reconnects by itself after a network loss (a new ``boot`` means the server restarted; within
+one boot an older ``version`` is never shown over a newer one). An action sent just before a
+drop is sent again with the same ``id`` after reconnecting: the server applies it once.
+
+Interfaces watch it through :meth:`RemoteSeat.changed` (an :class:`asyncio.Condition`-like
+wait) or the *on_change* callback; nothing here prints or reads the keyboard.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import ssl
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any, Final
+
+from websockets.asyncio.client import ClientConnection, connect
+from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidURI
+
+from feltro.remote.fairplay import CONTRIBUTE_ID, bad_cards, contribution
+from feltro.remote.link import JoinLink
+from feltro.remote.seats import SeatBook
+
+__all__ = ["Phase", "Problem", "RemoteSeat"]
+
+Frame = dict[str, Any]
+
+PROTOCOL: Final = 1
+BACKOFF: Final = (0.2, 0.5, 1.0, 2.0, 3.0, 5.0)
+"""Seconds between reconnection attempts (the last one repeats)."""
+_FINAL_BYE: Final = frozenset({"revoked", "replaced"})
+"""``bye`` codes after which reconnecting by itself would be wrong."""
+
+
+class Phase:
+    """Where the seat stands (plain strings, so that interfaces word them from the catalogue
+    as ``join.phase.<phase>``)."""
+
+    CONNECTING = "connecting"
+    PENDING = "pending"
+    """Asked for a seat; the host has not answered."""
+    SEATED = "seated"
+    RECONNECTING = "reconnecting"
+    OVER = "over"
+    """The series is over (the final state is kept)."""
+    REFUSED = "refused"
+    """The host refused the request."""
+    ENDED = "ended"
+    """The client stopped for good (see :attr:`RemoteSeat.problem`)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Problem:
+    """Why the client stopped or what was refused, as data: a catalogue key and its fields, or
+    a protocol ``error`` (its ``code`` and ``refusal``) — never an English sentence to parse."""
+
+    key: str
+    params: dict[str, Any] = field(default_factory=dict)
+    code: str | None = None
+    refusal: dict[str, Any] | None = None
+
+
+class RemoteSeat:
+    """One seat at a remote table (see the module docstring).
+
+    :param link: the table (:func:`feltro.remote.link.parse_link`).
+    :param name: the name to ask a seat with when there is no token for this table.
+    :param lang: the language of the server's hand names (``en``, ``pt-PT``, ``pt-BR``).
+    :param book: where seat tokens are kept (``None``: nowhere, for tests).
+    :param ssl_context: for ``wss://`` (default: the system's trusted authorities; Python
+        honours ``SSL_CERT_FILE``).
+    :param on_change: called (with no argument) after every change of what the client knows.
+    """
+
+    def __init__(self, link: JoinLink, name: str | None, lang: str = "en", *,
+                 book: SeatBook | None = None, ssl_context: ssl.SSLContext | None = None,
+                 on_change: Callable[[], None] | None = None,
+                 backoff: tuple[float, ...] = BACKOFF) -> None:
+        self.link = link
+        self.name = name
+        self.lang = lang
+        self.book = book
+        self.ssl_context = ssl_context
+        self.on_change = on_change
+        self.backoff = backoff
+        self.phase = Phase.CONNECTING
+        self.state: Frame | None = None
+        self.boot: str | None = None
+        self.seat: int | None = None
+        self.problem: Problem | None = None
+        """The last refusal or failure, for the interface to word."""
+        self.connections = 0
+        """How many times a connection was opened (1 + reconnections)."""
+        self.token = link.token or (book.get(link.key) if book is not None else None)
+        self._ws: ClientConnection | None = None
+        self._pending_act: Frame | None = None
+        self._sent_on = 0
+        self._contributed: set[int] = set()
+        self.bad_cards: dict[int, list[str]] = {}
+        """Verifiable shuffle: by hand, the cards seen that do not match the commitments."""
+        self._version = -1
+        self._stop = asyncio.Event()
+        self._changed = asyncio.Event()
+        self._ids = 0
+
+    # --- what interfaces read ---------------------------------------------------------------
+
+    @property
+    def legal(self) -> Frame | None:
+        """The legal actions when it is this seat's turn (``you.legal``), else ``None``."""
+        if self.state is None:
+            return None
+        legal: Frame | None = self.state["you"].get("legal")
+        return legal
+
+    @property
+    def table(self) -> Frame | None:
+        """The public table of the latest state."""
+        return None if self.state is None else self.state["table"]
+
+    @property
+    def done(self) -> bool:
+        """Whether the client stopped for good (series over, refused, revoked...)."""
+        return self.phase in (Phase.OVER, Phase.REFUSED, Phase.ENDED)
+
+    async def changed(self, predicate: Callable[[RemoteSeat], bool],
+                      timeout: float | None = None) -> None:
+        """Wait until *predicate* holds of this client.
+
+        :raises TimeoutError: after *timeout* seconds.
+        """
+        async with asyncio.timeout(timeout):
+            while not predicate(self):
+                self._changed.clear()
+                await self._changed.wait()
+
+    # --- commands ---------------------------------------------------------------------------
+
+    async def act(self, action: str, to: int | None = None) -> bool:
+        """Play *action* (``fold``, ``check``, ``call``, ``raise`` with *to*, the street total)
+        for the turn shown now. ``False`` when it is not this seat's turn (nothing sent)."""
+        legal = self.legal
+        if legal is None:
+            return False
+        message: Frame = {"type": "act", "id": f"t{legal['hand']}-{legal['turn']}",
+                          "hand": legal["hand"], "turn": legal["turn"], "action": action}
+        if action == "raise":
+            message["to"] = to
+        self._pending_act = message
+        self._sent_on = self.connections
+        self.problem = None
+        await self._send(message)
+        return True
+
+    async def send(self, kind: str, **fields: Any) -> None:
+        """Send another message (``away``, ``back``, ``set_lang``...)."""
+        self._ids += 1
+        await self._send({"type": kind, "id": f"{kind}-{self._ids}", **fields})
+
+    async def set_lang(self, lang: str) -> None:
+        """Change the language of the server's hand names."""
+        self.lang = lang
+        await self.send("set_lang", lang=lang)
+
+    def stop(self) -> None:
+        """Close the connection and end :meth:`run`."""
+        self._stop.set()
+        if self._ws is not None:
+            asyncio.get_running_loop().create_task(self._ws.close())
+
+    # --- the connection ---------------------------------------------------------------------
+
+    async def run(self) -> str:
+        """Play until the series is over, the host refuses, or :meth:`stop`; reconnects after
+        every network loss. Returns the final :attr:`phase`."""
+        attempt = 0
+        options: dict[str, Any] = {}
+        if self.link.secure:
+            options["ssl"] = self.ssl_context or ssl.create_default_context()
+        while not self._stop.is_set() and not self.done:
+            try:
+                async with connect(self.link.ws_url, proxy=None, open_timeout=10,
+                                   compression=None, max_size=4 * 1024 * 1024,
+                                   **options) as ws:
+                    self._ws = ws
+                    self.connections += 1
+                    attempt = 0
+                    if self.problem is not None and self.problem.key == "join.failed":
+                        self.problem = None
+                    await self._hello(ws)
+                    async for text in ws:
+                        self._receive(json.loads(text))
+                        if self.done or self._stop.is_set():
+                            break
+            except (OSError, TimeoutError, ConnectionClosed, InvalidHandshake) as exc:
+                if isinstance(exc, ssl.SSLCertVerificationError):
+                    self._end("join.certificate", reason=exc.verify_message or str(exc))
+                    break
+                if isinstance(exc, InvalidHandshake) and _status(exc) in (403, 404, 421):
+                    self._end("join.refused_handshake", status=_status(exc))
+                    break
+                if not isinstance(exc, ConnectionClosed):  # say why while trying again
+                    reason = exc.strerror if isinstance(exc, OSError) and exc.strerror \
+                        else str(exc) or type(exc).__name__
+                    self.problem = Problem("join.failed", {"reason": reason})
+            except (InvalidURI, ValueError) as exc:
+                self._end("join.failed", reason=str(exc))
+                break
+            finally:
+                self._ws = None
+            if self._stop.is_set() or self.done:
+                break
+            self.phase = Phase.RECONNECTING
+            self._notify()
+            delay = self.backoff[min(attempt, len(self.backoff) - 1)]
+            attempt += 1
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._stop.wait(), delay)
+        if not self.done:
+            self.phase = Phase.ENDED
+        self._notify()
+        return self.phase
+
+    async def _hello(self, ws: ClientConnection) -> None:
+        hello: Frame = {"type": "hello", "protocol": PROTOCOL, "lang": self.lang, "id": "hello"}
+        if self.token:
+            hello.update(role="player", token=self.token)
+        else:
+            hello["role"] = "spectator"
+        await ws.send(json.dumps(hello))
+
+    async def _send(self, message: Frame) -> None:
+        ws = self._ws
+        if ws is None:
+            return  # reconnecting: an action is sent again once the new state shows its turn
+        with contextlib.suppress(ConnectionClosed):
+            await ws.send(json.dumps(message))
+
+    def _receive(self, frame: Frame) -> None:
+        kind = frame.get("type")
+        if kind == "welcome":
+            self._welcome(frame)
+        elif kind == "state":
+            self._state(frame)
+        elif kind == "seat_request":
+            self._seat_request(frame)
+        elif kind == "error":
+            self._error(frame)
+        elif kind == "bye":
+            self._bye(frame)
+        elif kind == "ack" and frame.get("ref") == (self._pending_act or {}).get("id"):
+            self._pending_act = None
+        self._notify()
+
+    def _welcome(self, frame: Frame) -> None:
+        if frame.get("boot") != self.boot:  # a restarted server counts versions afresh
+            self.boot = frame.get("boot")
+            self._version = -1
+        self.seat = frame.get("seat")
+        role = frame.get("role")
+        if role == "spectator" and self.name is not None:
+            self.phase = Phase.PENDING
+            asyncio.get_running_loop().create_task(
+                self._send({"type": "join", "name": self.name, "id": "join"}))
+        elif role == "pending":
+            self.phase = Phase.PENDING
+        elif role == "player":
+            self.phase = Phase.SEATED
+
+    def _state(self, frame: Frame) -> None:
+        if frame.get("boot") != self.boot:
+            self.boot, self._version = frame.get("boot"), -1
+        version = int(frame.get("version", 0))
+        if version < self._version:
+            return  # an older state never replaces a newer one
+        self._version = version
+        self.state = frame
+        you = frame["you"]
+        if you.get("role") == "player":
+            self.seat = you.get("seat")
+            self.phase = Phase.SEATED
+        elif you.get("role") == "pending":
+            self.phase = Phase.PENDING
+        self._fairness(frame)
+        if frame["table"]["status"] == "over":
+            self.phase = Phase.OVER
+            return
+        self._resend_pending()
+
+    def _fairness(self, frame: Frame) -> None:
+        """Contribute randomness to the next hand; check every card seen (``fairplay``)."""
+        due = contribution(frame, self._contributed)
+        if due is not None and self._ws is not None:
+            self._contributed.add(int(due["hand"]))
+            asyncio.get_running_loop().create_task(self._send(due))
+        bad = bad_cards(frame)
+        hand = frame["table"].get("hand")
+        if bad and hand is not None:
+            seen = self.bad_cards.setdefault(int(hand["number"]), [])
+            seen.extend(card for card in bad if card not in seen)
+
+    def _resend_pending(self) -> None:
+        """After a reconnection: send again an action whose turn is still the one shown (same
+        ``id``: the server applies it once)."""
+        pending, legal = self._pending_act, self.legal
+        if pending is None:
+            return
+        if legal is None or (legal["hand"], legal["turn"]) != (pending["hand"], pending["turn"]):
+            self._pending_act = None  # that turn is over (or not ours): the state shows why
+            return
+        if self._sent_on < self.connections:
+            self._sent_on = self.connections
+            asyncio.get_running_loop().create_task(self._send(dict(pending)))
+
+    def _seat_request(self, frame: Frame) -> None:
+        token = frame.get("token")
+        if token:
+            if self.book is not None:
+                self.book.put(self.link.key, token)
+            self.token = token
+        status = frame.get("status")
+        if status == "accepted":
+            self.seat = frame.get("seat")
+            self.phase = Phase.SEATED
+        elif status == "refused":
+            self._forget()
+            self.phase = Phase.REFUSED
+            self.problem = Problem("join.refused")
+
+    def _error(self, frame: Frame) -> None:
+        code = frame.get("code")
+        if frame.get("ref") == "hello" and code == "bad_token":
+            if self.token is not None and self.name is not None:
+                self._forget()  # an old seat of a finished or other table: ask anew
+                self.problem = Problem("join.token_forgotten")
+                ws = self._ws
+                if ws is not None:  # the refused hello left this connection anonymous
+                    asyncio.get_running_loop().create_task(self._hello(ws))
+                return
+            self._end("join.bad_token")
+            return
+        if frame.get("ref") == "join":
+            self._end("join.join_refused", code=str(code))
+            return
+        if frame.get("ref") == (self._pending_act or {}).get("id"):
+            self._pending_act = None
+        if code == "stale" or str(frame.get("ref", "")).startswith(CONTRIBUTE_ID):
+            # a late contribution is harmless (the hand is dealt without it)
+            return  # the turn passed meanwhile: nothing was applied, the new state shows why
+        self.problem = Problem("join.error", {"code": code}, code=str(code),
+                               refusal=frame.get("refusal"))
+
+    def _bye(self, frame: Frame) -> None:
+        code = str(frame.get("code", ""))
+        if code in _FINAL_BYE:
+            if code == "revoked":
+                self._forget()
+            self._end(f"join.bye.{code}")
+
+    def _forget(self) -> None:
+        self.token = None
+        if self.book is not None:
+            self.book.forget(self.link.key)
+
+    def _end(self, key: str, **params: Any) -> None:
+        self.problem = Problem(key, params)
+        self.phase = Phase.ENDED
+        self._stop.set()
+
+    def _notify(self) -> None:
+        self._changed.set()
+        if self.on_change is not None:
+            self.on_change()
+
+
+def _status(exc: Exception) -> int | None:
+    response = getattr(exc, "response", None)
+    status = getattr(response, "status_code", None)
+    return int(status) if isinstance(status, int) else None

@@ -1,0 +1,115 @@
+"""``feltro join``'s side of the verifiable shuffle, over states shaped as ``docs/protocol.md``
+describes ``table.fair`` and ``you.fair``: fresh randomness once per hand for a seated player,
+and every card it sees checked against the deal's position commitments — a swapped card, a
+wrong salt or a card shown without its proof is caught (and the checker is proved able to
+fail)."""
+
+from __future__ import annotations
+
+import asyncio
+import copy
+from typing import Any
+
+from test_remote_app import state_facing_a_bet
+
+from feltro.fairness import card_text, deck_order, position_commitments, position_salts
+from feltro.remote.client import RemoteSeat
+from feltro.remote.fairplay import bad_cards, contribution, fingerprint
+from feltro.remote.link import parse_link
+from feltro.remote.words import fair_warning, header_line
+
+SEED = bytes(range(32))
+
+
+def fair_state() -> dict[str, Any]:
+    """Rui's state on the flop of hand 3, with the deal's commitments and proofs."""
+    order = deck_order(SEED)
+    salts = position_salts(SEED)
+    positions = [p.hex() for p in position_commitments(SEED, order)]
+    state = state_facing_a_bet()
+    own = [{"index": i, "card": card_text(order[i]), "salt": salts[i].hex()} for i in (1, 3)]
+    board = [{"index": i, "card": card_text(order[i]), "salt": salts[i].hex()} for i in (5, 6, 7)]
+    state["you"]["hole"] = [item["card"] for item in own]
+    state["you"]["fair"] = {"hand": 3, "cards": own}
+    state["table"]["hand"]["board"] = [item["card"] for item in board]
+    state["table"]["fair"] = {
+        "scheme": "feltro-fair/1", "table": "T", "reveal": "series",
+        "next": {"hand": 4, "commitment": "ab" * 32, "contributed": [1]},
+        "hand": {"number": 3, "commitment": "cd" * 32, "contributions": {},
+                 "positions": positions, "chain": "ef" * 32, "board": board},
+        "fingerprint": "7K2M-QX9D"}
+    return state
+
+
+def test_every_card_seen_matches_its_commitment() -> None:
+    assert bad_cards(fair_state()) == []
+    assert bad_cards(state_facing_a_bet()) is None  # a server without the shuffle
+
+
+def test_a_swapped_board_card_a_wrong_salt_and_an_unproved_card_are_caught() -> None:
+    swapped = fair_state()
+    flop = swapped["table"]["fair"]["hand"]["board"][0]
+    other = "2c" if flop["card"] != "2c" else "3c"
+    flop["card"] = other
+    swapped["table"]["hand"]["board"][0] = other
+    assert bad_cards(swapped) == [other]
+    salted = fair_state()
+    mine = salted["you"]["fair"]["cards"][0]
+    mine["salt"] = "00" * 32
+    assert bad_cards(salted) == [mine["card"]]
+    unproved = fair_state()
+    unproved["you"]["hole"][1] = "As" if unproved["you"]["hole"][1] != "As" else "Ks"
+    assert bad_cards(unproved) == [unproved["you"]["hole"][1]]
+    garbage = fair_state()
+    garbage["table"]["fair"]["hand"]["positions"][5] = "not hex"
+    assert bad_cards(garbage) == [garbage["table"]["hand"]["board"][0]]
+
+
+def test_randomness_once_per_hand_for_a_seated_player_only() -> None:
+    state = fair_state()
+    message = contribution(state, set())
+    assert message is not None
+    assert message["type"] == "contribute"
+    assert message["hand"] == 4
+    assert len(bytes.fromhex(message["value"])) == 32
+    assert message["value"] != contribution(state, set())["value"]  # type: ignore[index]
+    assert contribution(state, {4}) is None
+    away = copy.deepcopy(state)
+    away["you"]["away"] = True
+    assert contribution(away, set()) is None
+    done = copy.deepcopy(state)
+    done["table"]["fair"]["next"]["contributed"] = [1, 2]
+    assert contribution(done, set()) is None
+    assert contribution(state_facing_a_bet(), set()) is None
+
+
+def test_the_client_contributes_and_warns_in_the_players_language() -> None:
+    sent: list[dict[str, Any]] = []
+
+    async def scenario() -> RemoteSeat:
+        seat = RemoteSeat(parse_link("http://127.0.0.1:9/join/T"), "Rui", "pt-PT")
+
+        async def fake_send(message: dict[str, Any]) -> None:
+            sent.append(message)
+
+        seat._send = fake_send  # type: ignore[method-assign]
+        seat._ws = object()  # type: ignore[assignment]
+        state = fair_state()
+        seat._receive(state)
+        seat._receive(copy.deepcopy(state))  # the same hand again: no second contribution
+        tampered = fair_state()
+        tampered["version"] = 8
+        tampered["table"]["fair"]["hand"]["board"][2]["salt"] = "11" * 32
+        seat._receive(tampered)
+        await asyncio.sleep(0)
+        return seat
+
+    seat = asyncio.run(scenario())
+    assert [m["type"] for m in sent] == ["contribute"]
+    bad = tampered_card = fair_state()["table"]["hand"]["board"][2]
+    assert seat.bad_cards == {3: [tampered_card]}
+    warning = fair_warning(seat.bad_cards, "pt-PT")
+    assert warning is not None
+    assert warning.plain.startswith(f"Mão 3: {bad} não correspondem")
+    assert fingerprint(fair_state()) == "7K2M-QX9D"
+    assert "Impressão digital 7K2M-QX9D" in header_line(fair_state(), "pt-BR").plain
