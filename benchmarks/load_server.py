@@ -254,35 +254,22 @@ async def play(ws: ClientConnection, seat: int, run: TableRun, think: tuple[floa
             act_task.cancel()
 
 
-async def idle_attacker(ws_url: str, address: str, metrics: Metrics,
-                        stop: asyncio.Event) -> None:
-    """A socket from *address* (a stranger's) that never says hello; when the server drops it,
-    it comes back."""
+async def stranger(ws_url: str, address: str, metrics: Metrics, stop: asyncio.Event, *,
+                   deaf: bool) -> None:
+    """A connection from *address* (a stranger's) that comes back whenever the server drops
+    it: idle (it never says hello), or *deaf* (a spectator that never reads a frame, so its
+    buffers fill and the server's sends block)."""
     while not stop.is_set():
         try:
             async with connect(ws_url, proxy=None, max_queue=1, open_timeout=10,
+                               ping_interval=None if deaf else 20,
                                local_addr=(address, 0)) as ws:
-                metrics.attacker_connects += 1
-                closed = asyncio.create_task(ws.wait_closed())
-                halt = asyncio.create_task(stop.wait())
-                await asyncio.wait({closed, halt}, return_when=asyncio.FIRST_COMPLETED)
-                closed.cancel()
-                halt.cancel()
-        except (OSError, ConnectionClosed, TimeoutError, InvalidHandshake):
-            await asyncio.sleep(0.5)
-
-
-async def deaf_client(ws_url: str, address: str, metrics: Metrics,
-                      stop: asyncio.Event) -> None:
-    """A spectator from *address* that never reads a frame (its buffers fill, then the
-    server's sends block); when the server drops it, it comes back."""
-    while not stop.is_set():
-        try:
-            async with connect(ws_url, proxy=None, max_queue=1, open_timeout=10,
-                               ping_interval=None, local_addr=(address, 0)) as ws:
-                metrics.deaf_connects += 1
-                await ws.send(json.dumps({"type": "hello", "protocol": 1,
-                                          "role": "spectator"}))
+                if deaf:
+                    metrics.deaf_connects += 1
+                    await ws.send(json.dumps({"type": "hello", "protocol": 1,
+                                              "role": "spectator"}))
+                else:
+                    metrics.attacker_connects += 1
                 closed = asyncio.create_task(ws.wait_closed())
                 halt = asyncio.create_task(stop.wait())
                 await asyncio.wait({closed, halt}, return_when=asyncio.FIRST_COMPLETED)
@@ -335,9 +322,11 @@ async def run_load(tables: int, players: int, seconds: float, warmup: float,
             for n, (run, _) in enumerate(seated):
                 ws_url = f"ws://127.0.0.1:{server.port}/ws/{run.table_id}"
                 address = f"127.0.{1 + n // 250}.{2 + n % 250}"
-                tasks.extend(asyncio.create_task(idle_attacker(ws_url, address, metrics, stop))
+                tasks.extend(asyncio.create_task(stranger(ws_url, address, metrics, stop,
+                                                          deaf=False))
                              for _ in range(attackers))
-                tasks.extend(asyncio.create_task(deaf_client(ws_url, address, metrics, stop))
+                tasks.extend(asyncio.create_task(stranger(ws_url, address, metrics, stop,
+                                                          deaf=True))
                              for _ in range(deaf))
             await asyncio.sleep(warmup)
             metrics.measuring = True

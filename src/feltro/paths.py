@@ -30,19 +30,9 @@ FILE_MODE = 0o600
 
 def data_dir(environ: Mapping[str, str] | None = None, platform: str | None = None) -> Path:
     """The folder feltro keeps its data in (see the module docstring); not created here."""
-    env = os.environ if environ is None else environ
-    platform = sys.platform if platform is None else platform
-    if env.get("FELTRO_DATA_DIR"):
-        return Path(env["FELTRO_DATA_DIR"]).expanduser()
-    home = Path(env.get("HOME") or Path.home())
-    if platform == "win32":
-        return Path(env.get("APPDATA") or home / "AppData" / "Roaming") / "feltro"
-    if platform == "darwin":
-        return home / "Library" / "Application Support" / "feltro"
-    xdg = env.get("XDG_DATA_HOME")
-    if xdg and Path(xdg).is_absolute():
-        return Path(xdg) / "feltro"
-    return home / ".local" / "share" / "feltro"
+    return _folder(environ, platform, own="FELTRO_DATA_DIR", xdg="XDG_DATA_HOME",
+                   unix=(".local", "share"), mac=("Library", "Application Support"),
+                   windows="feltro")
 
 
 def private_folder(path: Path) -> Path:
@@ -83,17 +73,26 @@ def config_dir(environ: Mapping[str, str] | None = None, platform: str | None = 
     >>> str(config_dir({"HOME": "/home/ana"}, platform="linux"))
     '/home/ana/.config/feltro'
     """
+    return _folder(environ, platform, own="FELTRO_CONFIG_DIR", xdg="XDG_CONFIG_HOME",
+                   unix=(".config",), mac=(".config",), windows="feltro-config")
+
+
+def _folder(environ: Mapping[str, str] | None, platform: str | None, *, own: str, xdg: str,
+            unix: tuple[str, ...], mac: tuple[str, ...], windows: str) -> Path:
+    """``$own`` when set, else the platform's place (the XDG variable *xdg* on Unix)."""
     env = os.environ if environ is None else environ
     platform = sys.platform if platform is None else platform
-    if env.get("FELTRO_CONFIG_DIR"):
-        return Path(env["FELTRO_CONFIG_DIR"]).expanduser()
+    if env.get(own):
+        return Path(env[own]).expanduser()
     home = Path(env.get("HOME") or Path.home())
     if platform == "win32":
-        return Path(env.get("APPDATA") or home / "AppData" / "Roaming") / "feltro-config"
-    xdg = env.get("XDG_CONFIG_HOME")
-    if xdg and Path(xdg).is_absolute():
-        return Path(xdg) / "feltro"
-    return home / ".config" / "feltro"
+        return Path(env.get("APPDATA") or home / "AppData" / "Roaming") / windows
+    if platform == "darwin":
+        return home.joinpath(*mac, "feltro")
+    base = env.get(xdg)
+    if base and Path(base).is_absolute():
+        return Path(base) / "feltro"
+    return home.joinpath(*unix, "feltro")
 
 
 def read_or_make_key(path: Path, size: int = 32) -> bytes:
