@@ -16,6 +16,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import functools
+import itertools
 import json
 import logging
 from collections import OrderedDict, deque
@@ -77,6 +78,7 @@ MAX_SPECTATORS_PER_ADDRESS = 8
 MAX_CONNECTIONS_PER_SEAT = 4
 """Devices one seat (or the host) may have open at once; the oldest goes first."""
 _LOOPBACK = frozenset({"127.0.0.1", "::1", "localhost"})
+_SERIALS = itertools.count()
 EXPIRY_INTERVAL = 5.0
 """Seconds between two looks at which tables should leave memory."""
 _ENDINGS = frozenset({"archived", "expired"})
@@ -119,6 +121,8 @@ class Connection:
     """The client's address (per-address budgets)."""
     opened: float = 0.0
     """When it opened (monotonic seconds): the ``hello`` deadline counts from here."""
+    serial: int = field(default_factory=lambda: next(_SERIALS))
+    """Order of opening, for connections opened in the same instant."""
     observe: Callable[[str], None] | None = None
     """Tests: sees every frame queued for this connection."""
     _queue: deque[tuple[bool, str]] = field(default_factory=deque)
@@ -373,7 +377,7 @@ class Room:
         else:
             same = sorted((c for c in self.connections if c.hello and not c.closing
                            and c.token_hash == hash_token(message.token or "")),
-                          key=lambda c: c.opened)
+                          key=lambda c: (c.opened, c.serial))
             for old in same[:max(0, len(same) - MAX_CONNECTIONS_PER_SEAT + 1)]:
                 old.finish("replaced", "this seat was opened on another device")
         conn.identity, conn.lang, conn.hello = identity, message.lang, True
@@ -692,7 +696,7 @@ def _crowdiest(connections: list[Connection]) -> Connection:
         counts[conn.address] = counts.get(conn.address, 0) + 1
     busiest = max(counts.values())
     return min((c for c in connections if counts[c.address] == busiest),
-               key=lambda c: c.opened)
+               key=lambda c: (c.opened, c.serial))
 
 
 def _guess_ref(text: str | bytes) -> str | None:
