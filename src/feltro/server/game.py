@@ -37,6 +37,7 @@ from feltro.events import Event
 from feltro.seal import SeedSeal
 from feltro.series import SeriesConfig
 from feltro.server.clock import Clock
+from feltro.server.fairplay import FairPlay, Reveal
 from feltro.server.handlog import HandLog
 from feltro.server.journal import Journal, JournalRecord
 from feltro.server.model import (
@@ -97,6 +98,9 @@ class TableGame:
         self._hand_log: HandLog | None = None
         self.seal: SeedSeal | None = None
         """The key its series log's seed is sealed with; ``None``: in clear (tests)."""
+        self.fairplay: FairPlay | None = None
+        """The verifiable shuffle (:mod:`feltro.server.fairplay`); ``None`` for a series
+        started before the server had one (it keeps its seeded shuffle)."""
 
     # --- creation and restart -------------------------------------------------------------
 
@@ -142,7 +146,8 @@ class TableGame:
             return game
         if game.series_file is not None:
             try:
-                game.store = SeriesStore.open(folder / game.series_file, seal=seal)
+                game.store = SeriesStore.open(folder / game.series_file, seal=seal,
+                                              deck_source=game._fair_decks())
             except (FeltroError, OSError) as exc:
                 game.problem = f"the series log cannot be resumed: {exc}"
                 return game
@@ -228,6 +233,15 @@ class TableGame:
 
     def _on_started(self, body: Mapping[str, Any]) -> None:
         self.series_file = body["series"]
+        fair = body.get("fair")
+        if isinstance(fair, Mapping) and self.fairplay is None:
+            self.fairplay = FairPlay(self.table_id,
+                                     "hand" if fair.get("reveal") == "hand" else "series")
+
+    def _on_contributed(self, body: Mapping[str, Any]) -> None:
+        if self.fairplay is None:
+            raise ValueError("a contribution to a table without the fair dealer")
+        self.fairplay.record(body)
 
     def _on_paused(self, body: Mapping[str, Any]) -> None:
         self.paused = True
@@ -371,7 +385,8 @@ class TableGame:
             turn_key=self.turn_key, banks={seat: self.bank_ms(seat) for seat in self.seats},
             clock=self._turn_clock(), series=self._series_snapshot(wall),
             hand=self._hand_snapshot(), mono_now=mono, wall_now=wall,
-            _hand=series.hand if series is not None else None)
+            _hand=series.hand if series is not None else None, fair=self._fair_public(),
+            _fair=self.fairplay)
 
     def _series_snapshot(self, wall: datetime) -> SeriesSnapshot | None:
         if self.store is None:
@@ -409,6 +424,40 @@ class TableGame:
         return TurnClock(seat=seat, hand=self.turn_key[0], turn=self.turn_key[1],
                          started=self.turn_started, action_ends=limits[0], ends=limits[1],
                          bank_ms=self.bank_ms(seat), grace=self.turn_grace)
+
+    # --- the verifiable shuffle (feltro.server.fairplay) ------------------------------------
+
+    def _fair_decks(self) -> Callable[[int], Callable[[int], Any]] | None:
+        return self.fairplay.deck_source if self.fairplay is not None else None
+
+    def _fair_public(self) -> dict[str, Any] | None:
+        if self.fairplay is None or self.store is None:
+            return None
+        series = self.store.series
+        players = len(series.seating.order) if series.seating is not None else 0
+        return self.fairplay.public(series.hand, series.hand_number, in_hand=series.in_hand,
+                                    over=series.is_over, players=players)
+
+    def contribute(self, seat: int, hand: int, value: bytes | None, seal: bytes | None) -> None:
+        """*seat*'s device adds randomness (or its seal) to hand *hand*: journaled before it
+        counts, so a restart deals the same cards.
+
+        :raises ProtocolError: ``not_now`` (no series, hand dealt or not committed yet),
+            ``wrong_seat`` (a seat out of the series), ``invalid`` (see
+            :meth:`FairPlay.check <feltro.server.fairplay.FairPlay.check>`).
+        """
+        self._require_play()
+        store = self._store()
+        if self.fairplay is None:
+            raise ProtocolError(ErrorCode.NOT_NOW, "this table's series deals without "
+                                "contributions (it started before the fair dealer)")
+        if seat not in store.series.alive:
+            raise ProtocolError(ErrorCode.WRONG_SEAT, f"seat {seat} is out of the series")
+        self.fairplay.check(hand, seat, store.series.hand_number + 1, value=value, seal=seal)
+        body: dict[str, Any] = {"hand": hand, "seat": seat}
+        body.update({"seal": seal.hex()} if seal is not None else
+                    {"value": (value or b"").hex()})
+        self._log("contributed", body)
 
     # --- lobby --------------------------------------------------------------------------------
 
@@ -551,11 +600,15 @@ class TableGame:
         # The series log is created first and only then journaled: a crash in between leaves
         # an unused file and a table still in its lobby, never a table without its series.
         name = f"{self.table_id}.{new_id(4)}.series.sqlite"
-        store = SeriesStore.create(self.folder / name, config, seal=self.seal)
+        reveal: Reveal = "hand" if self.settings.reveal == "hand" else "series"
+        self.fairplay = FairPlay(self.table_id, reveal)
+        store = SeriesStore.create(self.folder / name, config, seal=self.seal,
+                                   deck_source=self.fairplay.deck_source)
         try:
-            self._log("started", {"series": name})
+            self._log("started", {"series": name, "fair": {"reveal": reveal}})
         except StoreError:
             store.close()
+            self.fairplay = None
             raise
         self.store = store
         for request in self.pending_requests():  # seats are fixed from now on
@@ -868,5 +921,6 @@ _RECORD_HANDLERS: Final[dict[str, Callable[[TableGame, Mapping[str, Any]], None]
     "back": TableGame._on_back,
     "timeout": TableGame._on_timeout,
     "timing": TableGame._on_timing,
+    "contributed": TableGame._on_contributed,
 }
 """Journal record kind -> how it changes the table (:meth:`TableGame._apply`)."""

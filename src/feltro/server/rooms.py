@@ -305,6 +305,10 @@ class Room:
                                    parse_action(message.action, message.to), now)
                 conn.push(_dumps({"type": "ack", "ref": ref, "duplicate": not applied}))
                 return applied
+            case p.Contribute():
+                game.contribute(self._own_seat(conn, None), message.hand,
+                                bytes.fromhex(message.value) if message.value else None,
+                                bytes.fromhex(message.seal) if message.seal else None)
             case p.StepAway():
                 game.mark_away(self._own_seat(conn, None), "stepped_away")
             case p.ComeBack():

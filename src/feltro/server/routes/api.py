@@ -9,6 +9,8 @@
 * ``POST /api/qr`` — a QR code (SVG) of any short text, e.g. a seat link to move to another
   phone; the text travels in the body, never in a URL (URLs end up in access logs).
 * ``GET /api/tables/{id}/chips`` — every player's chips after each hand (for a chart).
+* ``GET /api/tables/{id}/fairness`` — the verifiable shuffle's series export
+  (``feltro-fair-export/1``, ``docs/fairness.md``), with only what may be revealed so far.
 * ``POST /api/tables/{id}/histories`` — a player's own finished hands as PHH (``.phhs``), other
   players' unshown cards as ``??``; the seat token goes in the JSON body.
 """
@@ -26,7 +28,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from feltro import __version__
 from feltro.errors import FeltroError, HistoryError
-from feltro.server.histories import player_histories
+from feltro.server.histories import fair_export, player_histories
 from feltro.server.model import TableSettings
 from feltro.server.protocol import (
     MAX_MESSAGE_BYTES,
@@ -161,7 +163,7 @@ async def histories(table_id: str, body: HistoriesRequest, request: Request) -> 
             raise HTTPException(409, "the series has not started")
         seat = identity.seat
         try:
-            text = player_histories(game.store, seat)
+            text = player_histories(game.store, seat, game.fairplay)
         except HistoryError as exc:
             raise HTTPException(409, str(exc)) from None
     name = f"feltro-{table_id}-seat{seat}.phhs"
@@ -177,6 +179,16 @@ async def chips(table_id: str, request: Request) -> dict[str, Any]:
     if archived is not None and table_id not in manager.rooms:
         return dict(archived.chips)
     return chips_view(room_of(request, table_id).game.snapshot())
+
+
+@router.get("/api/tables/{table_id}/fairness")
+async def fairness(table_id: str, request: Request) -> dict[str, Any]:
+    """The ``feltro-fair-export/1`` series export: only what may be revealed so far."""
+    game = room_of(request, table_id).game
+    if game.store is None or game.fairplay is None:
+        raise HTTPException(409, "this table has no verifiable shuffle to export (its series "
+                                 "has not started, or started before the fair dealer)")
+    return fair_export(game.store, game.fairplay)
 
 
 def _archived_histories(folder: Path, series_file: str | None, seat: int) -> str:
