@@ -200,6 +200,12 @@ def test_series_reveal_the_export_verifies_and_downloads_carry_the_commitments(
     assert verdict.ok, verdict.failure
     assert verdict.hands == 3
     assert verdict.fingerprint == fair["fingerprint"] == export["fingerprint"]
+    # The secrets were never stored: not in clear in any file of the data folder.
+    stored = b"".join(f.read_bytes() for f in harness.data_dir.rglob("*") if f.is_file())
+    for proof in proofs:
+        assert proof.secret is not None
+        assert proof.secret not in stored
+        assert proof.secret.hex().encode() not in stored
     path = tmp_path / "export.json"
     path.write_text(json.dumps(export))
     assert verify_file(path, "en")[0] == 0
