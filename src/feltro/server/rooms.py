@@ -427,7 +427,8 @@ class Room:
         summary = summary_view(snap, game.created_at)
         summary["status"] = "archived"
         seats = {s.token_hash: s.seat for s in game.seats.values() if s.token_hash is not None}
-        return ArchivedTable(game.table_id, summary, chips_view(snap), seats, game.series_file)
+        return ArchivedTable(game.table_id, summary, chips_view(snap), seats, game.series_file,
+                             game.fairplay.reveal if game.fairplay is not None else None)
 
     def requests_from(self, address: str) -> int:
         """Seat requests waiting for the host that were made from *address*."""
