@@ -71,6 +71,8 @@ class FairPlay:
         self.dealer: FairDealer | None = None
         self._values: dict[int, dict[int, bytes]] = {}
         self._seals: dict[int, dict[int, bytes]] = {}
+        self._salts: tuple[int, tuple[bytes, ...]] | None = None
+        """The current hand's number and position salts (every state needs them)."""
 
     # --- the series' decks --------------------------------------------------------------------
 
@@ -184,7 +186,7 @@ class FairPlay:
             return out
         proof = self._proof(number, True)
         seen = dict(dealt_cards(hand))
-        salts = position_salts(self.secret_seed(proof))
+        salts = self._hand_salts(number)
         board = [{"index": i, "card": card_text(seen[i]), "salt": salts[i].hex()}
                  for i in board_indices(players) if i in seen]
         public: dict[str, Any] = {
@@ -200,10 +202,12 @@ class FairPlay:
         out["fingerprint"] = fingerprint(proof.chain)
         return out
 
-    @staticmethod
-    def secret_seed(proof: HandProof) -> bytes:
-        assert proof.seed is not None
-        return proof.seed
+    def _hand_salts(self, number: int) -> tuple[bytes, ...]:
+        if self._salts is None or self._salts[0] != number:
+            seed = self._proof(number, True).seed
+            assert seed is not None
+            self._salts = (number, position_salts(seed))
+        return self._salts[1]
 
     def own(self, hand: Hand | None, number: int, position: int,
             players: int) -> dict[str, Any] | None:
@@ -211,7 +215,7 @@ class FairPlay:
         if self.dealer is None or hand is None or number == 0:
             return None
         seen = dict(dealt_cards(hand))
-        salts = position_salts(self.secret_seed(self._proof(number, True)))
+        salts = self._hand_salts(number)
         return {"hand": number,
                 "cards": [{"index": i, "card": card_text(seen[i]), "salt": salts[i].hex()}
                           for i in hole_indices(players, position) if i in seen]}
