@@ -138,6 +138,8 @@ class Metrics:
     """Per hand: seconds from the last action of the hand before to the first client's state
     of the new hand (the 0.5 s pause between hands included)."""
     contributions: int = 0
+    late_contributions: int = 0
+    """Contributions the server refused (sent after their hand was dealt: harmless)."""
 
 
 @dataclass
@@ -250,7 +252,10 @@ async def play(ws: ClientConnection, seat: int, run: TableRun, think: tuple[floa
             frame = json.loads(text)
             kind = frame["type"]
             if kind == "error":
-                run.metrics.errors += 1
+                if str(frame.get("ref", "")).startswith("fair-"):
+                    run.metrics.late_contributions += 1
+                else:
+                    run.metrics.errors += 1
                 continue
             if kind != "state":
                 continue
@@ -267,7 +272,8 @@ async def play(ws: ClientConnection, seat: int, run: TableRun, think: tuple[floa
                 given.add(fair["next"]["hand"])
                 run.metrics.contributions += 1
                 await ws.send(json.dumps({"type": "contribute", "hand": fair["next"]["hand"],
-                                          "value": os.urandom(32).hex()}))
+                                          "value": os.urandom(32).hex(),
+                                          "id": f"fair-{fair['next']['hand']}"}))
             legal = frame["you"]["legal"]
             if legal is not None:
                 key = (legal["hand"], legal["turn"])
@@ -399,6 +405,7 @@ async def run_load(tables: int, players: int, seconds: float, warmup: float,
         "attackers": attackers, "deaf": deaf, "attacker_connects": metrics.attacker_connects,
         "deaf_connects": metrics.deaf_connects, "server_cpu_pin": server_cpu,
         "deal_gaps": metrics.deal_gaps, "contributions": metrics.contributions,
+        "late_contributions": metrics.late_contributions,
     }
 
 
@@ -461,7 +468,9 @@ def sections(result: dict[str, Any], label: str, goal_ms: float = 50.0) -> list[
         ["includes the tables' 0.5 s pause between hands (subtract it for the server's own "
          "share: the deal, its commitments, the state to every client)",
          f"{result['contributions']:,} contributions sent (one per client per hand, as the "
-         "phones do, while the hand before is played)" if result["contributions"]
+         "phones do, while the hand before is played); "
+         f"{result['late_contributions']:,} came after their hand was dealt and were refused "
+         "(the first hand is dealt as the series starts)" if result["contributions"]
          else "no contributions (the server had no fair dealer)"])
     return [latency, deal, resources]
 

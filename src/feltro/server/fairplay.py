@@ -73,6 +73,9 @@ class FairPlay:
         self._seals: dict[int, dict[int, bytes]] = {}
         self._salts: tuple[int, tuple[bytes, ...]] | None = None
         """The current hand's number and position salts (every state needs them)."""
+        self._seen: tuple[int, int, dict[int, int]] | None = None
+        """The current hand's number, event count and dealt cards (deck index -> card)."""
+        self._commitments: dict[int, str] = {}
 
     # --- the series' decks --------------------------------------------------------------------
 
@@ -101,7 +104,9 @@ class FairPlay:
 
     def commitment(self, hand: int) -> str:
         """The commitment to hand *hand*'s secret, as published (hexadecimal)."""
-        return commitment(self.secret(hand)).hex()
+        if hand not in self._commitments:
+            self._commitments = {hand: commitment(self.secret(hand)).hex()}
+        return self._commitments[hand]
 
     # --- contributions ------------------------------------------------------------------------
 
@@ -185,7 +190,7 @@ class FairPlay:
         if self.dealer is None or number == 0 or hand is None:
             return out
         proof = self._proof(number, True)
-        seen = dict(dealt_cards(hand))
+        seen = self._dealt(hand, number)
         salts = self._hand_salts(number)
         board = [{"index": i, "card": card_text(seen[i]), "salt": salts[i].hex()}
                  for i in board_indices(players) if i in seen]
@@ -202,6 +207,12 @@ class FairPlay:
         out["fingerprint"] = fingerprint(proof.chain)
         return out
 
+    def _dealt(self, hand: Hand, number: int) -> dict[int, int]:
+        events = len(hand.events)
+        if self._seen is None or self._seen[:2] != (number, events):
+            self._seen = (number, events, dict(dealt_cards(hand)))
+        return self._seen[2]
+
     def _hand_salts(self, number: int) -> tuple[bytes, ...]:
         if self._salts is None or self._salts[0] != number:
             seed = self._proof(number, True).seed
@@ -214,7 +225,7 @@ class FairPlay:
         """The ``you.fair`` part: the salts of *position*'s own hole cards in hand *number*."""
         if self.dealer is None or hand is None or number == 0:
             return None
-        seen = dict(dealt_cards(hand))
+        seen = self._dealt(hand, number)
         salts = self._hand_salts(number)
         return {"hand": number,
                 "cards": [{"index": i, "card": card_text(seen[i]), "salt": salts[i].hex()}
