@@ -38,10 +38,19 @@ def _dealt(frame: Frame, number: int) -> bool:
 
 def test_the_commitment_is_public_before_the_hand_is_dealt(harness: Harness) -> None:
     created, host, players = seat_table(harness, ["Ana", "Bruno"], between_hands_seconds=30)
+    # The start publishes hand 1's commitment; the first deal waits a second for the phones.
+    started = _state(host, lambda f: f["table"].get("fair") is not None)
+    assert started["table"]["hand"] is None
+    first = started["table"]["fair"]["next"]
+    assert first["hand"] == 1
+    for seat, phone in players.items():
+        assert _contribute(phone, 1, f"c{seat}", value="5a" * 32)["type"] == "ack"
+    harness.clock.advance(1)
     during = _state(host, lambda f: _dealt(f, 1))
     fair = during["table"]["fair"]
+    assert fair["hand"]["commitment"] == first["commitment"]
+    assert fair["hand"]["contributions"] == {"1": "5a" * 32, "2": "5a" * 32}
     assert len(fair["hand"]["positions"]) == 52  # the deal's commitments, before any action
-    assert fair["hand"]["commitment"] != fair["next"]["commitment"]
     assert fair["next"]["hand"] == 2  # the next hand's commitment is out during this one
     promised = fair["next"]["commitment"]
     drive(host, players, passive, lambda f: _dealt(f, 1) and f["table"]["hand"]["over"])
@@ -54,8 +63,9 @@ def test_the_commitment_is_public_before_the_hand_is_dealt(harness: Harness) -> 
     dealt = _state(host, lambda f: _dealt(f, 2))["table"]["fair"]
     assert dealt["hand"]["commitment"] == promised
     game = harness.game(created["table_id"])
-    secret = game.fairplay.dealer.proof(2, reveal=True).secret
-    assert commitment(secret).hex() == promised
+    for number, published in ((1, first["commitment"]), (2, promised)):
+        secret = game.fairplay.dealer.proof(number, reveal=True).secret
+        assert commitment(secret).hex() == published
 
 
 def test_contributions_change_the_deck_and_are_published_at_the_deal(
@@ -229,6 +239,7 @@ def test_reveal_hand_publishes_each_secret_as_its_hand_ends(harness: Harness) ->
     created, host, players = seat_table(harness, ["Ana", "Bruno"], reveal="hand",
                                         between_hands_seconds=30)
     table = created["table_id"]
+    harness.clock.advance(1)
     playing = _state(host, lambda f: _dealt(f, 1))
     assert playing["table"]["fair"]["reveal"] == "hand"
     assert "secret" not in playing["table"]["fair"]["hand"]

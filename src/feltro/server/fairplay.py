@@ -47,10 +47,13 @@ from feltro.hand import Hand
 from feltro.history.phh import HandRecord
 from feltro.server.protocol import ErrorCode, ProtocolError
 
-__all__ = ["REVEAL_MODES", "FairPlay", "Reveal", "hand_secret"]
+__all__ = ["FIRST_DEAL_WAIT", "REVEAL_MODES", "FairPlay", "Reveal", "hand_secret"]
 
 Reveal = Literal["hand", "series"]
 REVEAL_MODES: Final = ("hand", "series")
+FIRST_DEAL_WAIT: Final = 1.0
+"""Seconds the first hand waits after the start (never more than the table's pause between
+hands) so that the phones, which see its commitment in the start's state, can contribute."""
 
 
 def hand_secret(series_seed: int, table: str, hand: int) -> bytes:

@@ -37,7 +37,7 @@ from feltro.events import Event
 from feltro.seal import SeedSeal
 from feltro.series import SeriesConfig
 from feltro.server.clock import Clock
-from feltro.server.fairplay import FairPlay, Reveal
+from feltro.server.fairplay import FIRST_DEAL_WAIT, FairPlay, Reveal
 from feltro.server.handlog import HandLog
 from feltro.server.journal import Journal, JournalRecord
 from feltro.server.model import (
@@ -614,7 +614,9 @@ class TableGame:
         for request in self.pending_requests():  # seats are fixed from now on
             self._log("refused", {"request_id": request.request_id})
         self._make_bots()
-        self.next_deal_at = now
+        # The first hand waits a moment (at most the pause between hands) for the phones'
+        # randomness: its commitment is public now, their contributions follow at once.
+        self.next_deal_at = now + min(FIRST_DEAL_WAIT, self.settings.between_hands_seconds)
 
     def _make_bots(self) -> None:
         seed = random.SystemRandom()
