@@ -74,12 +74,11 @@ def test_contributions_change_the_deck_and_are_published_at_the_deal(
     _state(host, lambda f: _dealt(f, 1))
     for seat, phone in players.items():
         assert _contribute(phone, 2, f"c{seat}", value=f"{seat:02x}" * 16)["type"] == "ack"
-    waiting = _state(host, lambda f: f["table"]["fair"]["next"]["contributed"] == [1, 2])
-    assert waiting["table"]["fair"]["next"]["hand"] == 2
+    game = harness.game(created["table_id"])
+    assert game.fairplay.contributed(2) == [1, 2]
     drive(host, players, passive, lambda f: _dealt(f, 2))
     fair = _state(host, lambda f: _dealt(f, 2))["table"]["fair"]["hand"]
     assert fair["contributions"] == {"1": "01" * 16, "2": "02" * 16}
-    game = harness.game(created["table_id"])
     proof = game.fairplay.dealer.proof(2, reveal=True)
     table = created["table_id"]
     with_them = deck_order(deck_seed(proof.secret, table, 2, proof.contributions))

@@ -8,9 +8,10 @@ One :class:`FairPlay` per started table wraps a :class:`~feltro.fairdeal.FairDea
   commitment is public in the ``state`` from the moment the series starts (for hand 1) and
   from every deal on (for the next hand).
 * **mix** — every seated human's device sends fresh randomness (``contribute``; optionally a
-  seal first) for the next hand while the current one is played. The table journals each one
-  before it counts (:meth:`TableGame.contribute <feltro.server.game.TableGame.contribute>`),
-  so a crash deals the same cards again; this module checks it first (:meth:`check`).
+  seal first) for the next hand while the current one is played. This module checks each one
+  (:meth:`check`) and keeps it; the table journals a hand's contributions in one record just
+  before its deal (:meth:`to_journal`), so a crash deals the same cards again and a busy table
+  pays one write per hand, not one per phone.
 * **reveal** — at the deal the ``state`` carries the 52 position commitments and each card's
   salt to whoever sees it; the secrets are revealed when the series ends, or after each hand
   with the table option ``reveal: "hand"``. :meth:`export` is the series export
@@ -157,13 +158,32 @@ class FairPlay:
             raise ProtocolError(ErrorCode.INVALID, f"seat {seat}: the value is not the one "
                                 "it sealed")
 
+    def take(self, hand: int, seat: int, *, value: bytes | None, seal: bytes | None) -> None:
+        """Keep a contribution that :meth:`check` accepted, until the deal journals it
+        (:meth:`to_journal`)."""
+        if seal is not None:
+            self._seals.setdefault(hand, {})[seat] = seal
+        elif value is not None:
+            self._values.setdefault(hand, {})[seat] = value
+
+    def to_journal(self, hand: int) -> dict[str, Any] | None:
+        """The journal record of hand *hand*'s contributions, written just before its deal
+        (one write per hand, not one per phone); ``None`` when there are none. Contributions
+        that a crash loses before the deal were never used."""
+        values, seals = self._values.get(hand, {}), self._seals.get(hand, {})
+        if not values and not seals:
+            return None
+        return {"hand": hand,
+                "values": {str(seat): value.hex() for seat, value in sorted(values.items())},
+                "seals": {str(seat): digest.hex() for seat, digest in sorted(seals.items())}}
+
     def record(self, body: Mapping[str, Any]) -> None:
-        """Take a journaled contribution (``hand``, ``seat``, ``value`` or ``seal`` in hex)."""
-        hand, seat = int(body["hand"]), int(body["seat"])
-        if "seal" in body:
-            self._seals.setdefault(hand, {})[seat] = bytes.fromhex(body["seal"])
-        else:
-            self._values.setdefault(hand, {})[seat] = bytes.fromhex(body["value"])
+        """Take a journaled record of :meth:`to_journal`."""
+        hand = int(body["hand"])
+        for seat, digest in dict(body["seals"]).items():
+            self._seals.setdefault(hand, {})[int(seat)] = bytes.fromhex(digest)
+        for seat, value in dict(body["values"]).items():
+            self._values.setdefault(hand, {})[int(seat)] = bytes.fromhex(value)
 
     def contributed(self, hand: int) -> list[int]:
         """Seats whose value for hand *hand* is in."""

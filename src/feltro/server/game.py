@@ -439,8 +439,8 @@ class TableGame:
                                     over=series.is_over, players=players)
 
     def contribute(self, seat: int, hand: int, value: bytes | None, seal: bytes | None) -> None:
-        """*seat*'s device adds randomness (or its seal) to hand *hand*: journaled before it
-        counts, so a restart deals the same cards.
+        """*seat*'s device adds randomness (or its seal) to hand *hand*; kept until the deal,
+        which journals the hand's contributions before it uses them (:meth:`_journal_fair`).
 
         :raises ProtocolError: ``not_now`` (no series, hand dealt or not committed yet),
             ``wrong_seat`` (a seat out of the series), ``invalid`` (see
@@ -454,10 +454,14 @@ class TableGame:
         if seat not in store.series.alive:
             raise ProtocolError(ErrorCode.WRONG_SEAT, f"seat {seat} is out of the series")
         self.fairplay.check(hand, seat, store.series.hand_number + 1, value=value, seal=seal)
-        body: dict[str, Any] = {"hand": hand, "seat": seat}
-        body.update({"seal": seal.hex()} if seal is not None else
-                    {"value": (value or b"").hex()})
-        self._log("contributed", body)
+        self.fairplay.take(hand, seat, value=value, seal=seal)
+
+    def _journal_fair(self) -> None:
+        """Journal the next hand's contributions before the deal uses them."""
+        if self.fairplay is not None and self.store is not None:
+            body = self.fairplay.to_journal(self.store.series.hand_number + 1)
+            if body is not None:
+                self._log("contributed", body)
 
     # --- lobby --------------------------------------------------------------------------------
 
@@ -821,6 +825,7 @@ class TableGame:
     def _deal(self) -> None:
         """Deal the next hand and start its public log from the deal's events."""
         store = self._store()
+        self._journal_fair()
         hand = store.next_hand(self.clock.wall())
         seating = store.series.seating
         if hand is not None and seating is not None:

@@ -309,6 +309,8 @@ class Room:
                 game.contribute(self._own_seat(conn, None), message.hand,
                                 bytes.fromhex(message.value) if message.value else None,
                                 bytes.fromhex(message.seal) if message.seal else None)
+                conn.push(ack)
+                return False  # nothing to show anyone yet: the deal publishes it
             case p.StepAway():
                 game.mark_away(self._own_seat(conn, None), "stepped_away")
             case p.ComeBack():
