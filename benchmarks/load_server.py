@@ -470,7 +470,8 @@ def sections(result: dict[str, Any], label: str, goal_ms: float = 50.0) -> list[
          f"{result['contributions']:,} contributions sent (one per client per hand, as the "
          "phones do, while the hand before is played); "
          f"{result['late_contributions']:,} came after their hand was dealt and were refused "
-         "(the first hand is dealt as the series starts)" if result["contributions"]
+         "(clients start reading only once every table is seated, so they answer the start's "
+         "state late and their first contributions miss the first deal)" if result["contributions"]
          else "no contributions (the server had no fair dealer)"])
     return [latency, deal, resources]
 
