@@ -31,6 +31,12 @@ export function contributeIfDue(state, link) {
   }
 }
 
+/** After a reconnection: a contribution the server may have lost (a restart before the deal)
+ * can be sent again; a second copy of one it kept is refused, harmlessly. */
+export function forgetSent() {
+  sent.clear();
+}
+
 function check(positions, item) {
   const position = positions[item.index];
   const key = `${item.index}:${item.card}:${item.salt}:${position}`;

@@ -9,7 +9,7 @@ import {
   standingsView, stopText, timerBar, toast, nameOf,
 } from "./ui.js";
 import { resultsView } from "./results.js";
-import { CONTRIBUTE_ID, badCards, contributeIfDue } from "./fairclient.js";
+import { CONTRIBUTE_ID, badCards, contributeIfDue, forgetSent } from "./fairclient.js";
 
 const app = {
   tableId: tableIdFromPath(),
@@ -72,6 +72,7 @@ function onMessage(msg) {
   } else if (msg.type === "ack") {
     if (app.pending && msg.ref === app.pending.id) app.pending.acked = true;
   } else if (msg.type === "welcome") {
+    forgetSent();
     // After a reconnect, resend an action that got no answer if its turn is still open:
     // the server applies an id once, so this can never act twice.
     app.resend = app.pending && !app.pending.acked ? app.pending : null;
