@@ -134,6 +134,12 @@ class Metrics:
     errors: int = 0
     attacker_connects: int = 0
     deaf_connects: int = 0
+    deal_gaps: list[float] = field(default_factory=list)
+    """Per hand: seconds from the last action of the hand before to the first client's state
+    of the new hand (the 0.5 s pause between hands included)."""
+    contributions: int = 0
+    late_contributions: int = 0
+    """Contributions the server refused (sent after their hand was dealt: harmless)."""
 
 
 @dataclass
@@ -142,9 +148,22 @@ class TableRun:
     players: int
     metrics: Metrics
     pending: dict[Key, Pending] = field(default_factory=dict)
+    last_action: tuple[int, float] | None = None
+    dealt: int = 0
 
     def sent(self, key: Key, now: float) -> None:
         self.pending[key] = Pending(now)
+        self.last_action = (key[0], now)
+
+    def deal_seen(self, number: int, now: float) -> None:
+        """A client saw hand *number*: the first sight of a new hand measures the gap since
+        the last action of the hand before."""
+        if number <= self.dealt:
+            return
+        self.dealt = number
+        if (self.metrics.measuring and self.last_action is not None
+                and self.last_action[0] == number - 1):
+            self.metrics.deal_gaps.append(now - self.last_action[1])
 
     def observed(self, seat: int, key: Key, now: float) -> None:
         """Client *seat* received a state at turn *key*: every earlier action is in it."""
@@ -203,9 +222,11 @@ async def seat_table(server: Server, http: httpx.AsyncClient, players: int,
 
 
 async def play(ws: ClientConnection, seat: int, run: TableRun, think: tuple[float, float],
-               rng: random.Random, stop: asyncio.Event) -> None:
-    """One bot-driven client: read states, act when it is its turn."""
+               rng: random.Random, stop: asyncio.Event, contribute: bool = True) -> None:
+    """One bot-driven client: read states, act when it is its turn, contribute randomness
+    to the next hand when the server deals fairly."""
     acted: set[Key] = set()
+    given: set[int] = set()
     act_task: asyncio.Task[None] | None = None
 
     async def act(legal: dict[str, Any]) -> None:
@@ -231,7 +252,10 @@ async def play(ws: ClientConnection, seat: int, run: TableRun, think: tuple[floa
             frame = json.loads(text)
             kind = frame["type"]
             if kind == "error":
-                run.metrics.errors += 1
+                if str(frame.get("ref", "")).startswith("fair-"):
+                    run.metrics.late_contributions += 1
+                else:
+                    run.metrics.errors += 1
                 continue
             if kind != "state":
                 continue
@@ -239,8 +263,17 @@ async def play(ws: ClientConnection, seat: int, run: TableRun, think: tuple[floa
             hand = table["hand"]
             if hand is not None:
                 run.observed(seat, (hand["number"], hand["turn"]), now)
+                run.deal_seen(hand["number"], now)
             if table["status"] == "over":
                 return
+            fair = table.get("fair")
+            if contribute and fair and fair["next"] and fair["next"]["hand"] not in given:
+                # As a phone does: fresh randomness for the next hand while this one is played.
+                given.add(fair["next"]["hand"])
+                run.metrics.contributions += 1
+                await ws.send(json.dumps({"type": "contribute", "hand": fair["next"]["hand"],
+                                          "value": os.urandom(32).hex(),
+                                          "id": f"fair-{fair['next']['hand']}"}))
             legal = frame["you"]["legal"]
             if legal is not None:
                 key = (legal["hand"], legal["turn"])
@@ -360,6 +393,8 @@ async def run_load(tables: int, players: int, seconds: float, warmup: float,
         "load": (load_before, os.getloadavg()[0]),
         "attackers": attackers, "deaf": deaf, "attacker_connects": metrics.attacker_connects,
         "deaf_connects": metrics.deaf_connects, "server_cpu_pin": server_cpu,
+        "deal_gaps": metrics.deal_gaps, "contributions": metrics.contributions,
+        "late_contributions": metrics.late_contributions,
     }
 
 
@@ -412,7 +447,22 @@ def sections(result: dict[str, Any], label: str, goal_ms: float = 50.0) -> list[
          f"{result['load'][1]:.2f} (other work on the machine shows up in the tails)",
          "the clients run in this one process, on the same 2 cores as the server: their "
          "own queueing is inside the figures"])
-    return [latency, resources]
+    gaps = result["deal_gaps"]
+    deal = Section(
+        f"{label}: last action of a hand → next deal", ("measure", "hands", "p50", "p90",
+                                                         "p99", "max"),
+        [["last action → first client sees the next hand", len(gaps),
+          _ms(_percentile(gaps, 50)), _ms(_percentile(gaps, 90)), _ms(_percentile(gaps, 99)),
+          _ms(max(gaps) if gaps else float("nan"))]],
+        ["includes the tables' 0.5 s pause between hands (subtract it for the server's own "
+         "share: the deal, its commitments, the state to every client)",
+         f"{result['contributions']:,} contributions sent (one per client per hand, as the "
+         "phones do, while the hand before is played); "
+         f"{result['late_contributions']:,} came after their hand was dealt and were refused "
+         "(clients start reading only once every table is seated, so they answer the start's "
+         "state late and their first contributions miss the first deal)" if result["contributions"]
+         else "no contributions (the server had no fair dealer)"])
+    return [latency, deal, resources]
 
 
 def main(argv: Sequence[str] | None = None) -> int:

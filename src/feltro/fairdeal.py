@@ -101,12 +101,16 @@ class FairDealer:
     the end of the series).
 
     *secret_source(32)* gives each secret: :func:`secrets.token_bytes` unless a test fixes it.
+    *hand_secret(n)*, if given, gives hand *n*'s secret instead (a server derives it from its
+    sealed series seed, so that a restart deals the same cards and nothing new is stored).
     """
 
     def __init__(self, table: str, *,
-                 secret_source: Callable[[int], bytes] = secrets.token_bytes) -> None:
+                 secret_source: Callable[[int], bytes] = secrets.token_bytes,
+                 hand_secret: Callable[[int], bytes] | None = None) -> None:
         self.table = table
         self._secret_source = secret_source
+        self._hand_secret = hand_secret
         self._secrets: dict[int, bytes] = {}
         self._contributions: dict[int, dict[int, bytes]] = {}
         self._sealed: dict[int, dict[int, bytes]] = {}
@@ -118,7 +122,8 @@ class FairDealer:
         if hand in self._proofs:
             raise SeriesError(f"hand {hand} is already dealt")
         if hand not in self._secrets:
-            secret = self._secret_source(SECRET_SIZE)
+            secret = (self._secret_source(SECRET_SIZE) if self._hand_secret is None
+                      else self._hand_secret(hand))
             if not isinstance(secret, bytes) or len(secret) != SECRET_SIZE:
                 raise ValueError(f"the secret source must give {SECRET_SIZE} bytes")
             self._secrets[hand] = secret

@@ -50,6 +50,7 @@ from types import TracebackType
 from typing import Any
 
 from feltro.actions import Action
+from feltro.cards import Deck
 from feltro.errors import FeltroError, StoreError
 from feltro.events import Event
 from feltro.filelock import FileLock
@@ -214,6 +215,14 @@ def read_records(path: str | Path) -> list[Record]:
 
 # --- the store -------------------------------------------------------------------------------
 
+DeckSourceFactory = Callable[[int], Callable[[int], Deck]]
+"""Given the series seed, the series' ``deck_source`` (hand number -> deck)."""
+
+
+def _decks(factory: DeckSourceFactory | None, series_seed: int) -> Callable[[int], Deck] | None:
+    return None if factory is None else factory(series_seed)
+
+
 
 @dataclass
 class _LoggedHand:
@@ -251,13 +260,17 @@ class SeriesStore:
     @classmethod
     def create(cls, path: str | Path, config: SeriesConfig,
                rng: random.Random | None = None, *, series_seed: int | None = None,
-               seal: SeedSeal | None = None) -> SeriesStore:
+               seal: SeedSeal | None = None,
+               deck_source: DeckSourceFactory | None = None) -> SeriesStore:
         """Start a new series logged at *path* (which must not exist).
 
         The series seed is *series_seed* if given, else drawn from *rng*, else from
         :class:`random.SystemRandom` (real play, D1). With *seal* the log keeps the seed only
         sealed with that key (:mod:`feltro.seal`), and no hand's seed: the file alone does not
         tell the cards; :meth:`open` then needs the same seal.
+
+        *deck_source(series_seed)*, if given, makes the series' deck source (a verifiable
+        shuffle); :meth:`open` then needs the same one to deal the same cards again.
 
         :raises StoreError: if *path* exists or cannot be created.
         :raises ConfigError: for a bad *config* or seed.
@@ -268,7 +281,7 @@ class SeriesStore:
                              f"SeriesStore.open or choose another name")
         if series_seed is None:
             series_seed = (rng or random.SystemRandom()).getrandbits(128)
-        series = Series(config, series_seed)
+        series = Series(config, series_seed, deck_source=_decks(deck_source, series_seed))
         lock = _writer_lock(path)
         try:
             connection = _connect(path)
@@ -291,9 +304,10 @@ class SeriesStore:
         return store
 
     @classmethod
-    def open(cls, path: str | Path, *, seal: SeedSeal | None = None) -> SeriesStore:
+    def open(cls, path: str | Path, *, seal: SeedSeal | None = None,
+             deck_source: DeckSourceFactory | None = None) -> SeriesStore:
         """Resume the series logged at *path*, exactly where the log ends (*seal*: the key
-        a sealed log was created with).
+        a sealed log was created with; *deck_source*: as given to :meth:`create`).
 
         :raises StoreError: if the file is missing, not a series log, open for writing
             elsewhere, or any record is damaged, missing or refused by the rules on replay
@@ -310,7 +324,7 @@ class SeriesStore:
                 raise _database_error(path, exc) from None
             try:
                 records = _read_checked(connection, path)
-                store = cls._replay(path, connection, lock, records, seal)
+                store = cls._replay(path, connection, lock, records, seal, deck_source)
             except sqlite3.DatabaseError as exc:
                 connection.close()
                 raise _database_error(path, exc) from None
@@ -324,7 +338,8 @@ class SeriesStore:
 
     @classmethod
     def _replay(cls, path: Path, connection: sqlite3.Connection, lock: FileLock,
-                records: Sequence[Record], seal: SeedSeal | None) -> SeriesStore:
+                records: Sequence[Record], seal: SeedSeal | None,
+                deck_source: DeckSourceFactory | None = None) -> SeriesStore:
         head = records[0]
         try:
             config = SeriesConfig.from_dict(head.body["config"])
@@ -334,7 +349,7 @@ class SeriesStore:
                                  "created with")
             seed = (seal.unseal(sealed) if sealed is not None and seal is not None
                     else int(head.body["series_seed"]))
-            series = Series(config, seed)
+            series = Series(config, seed, deck_source=_decks(deck_source, seed))
         except StoreError as exc:  # from the seal, which does not know the file
             raise StoreError(f"{path}: {exc}") from None
         except (KeyError, TypeError, ValueError) as exc:

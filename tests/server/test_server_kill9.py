@@ -183,3 +183,60 @@ def test_real_server_refuses_other_origins_and_huge_frames(tmp_path: Path) -> No
         assert closed.value.rcvd.code == 1009  # message too big, cut by the transport
     finally:
         server.stop()
+
+
+def test_kill9_mid_hand_keeps_the_fair_deck_and_its_contributions(tmp_path: Path) -> None:
+    """The players' contributions are journaled before they count and the dealer's secrets
+    come from the sealed series seed: after ``kill -9`` the same deck, commitments and
+    cards come back, and the hand goes on."""
+    server = ServerProcess(tmp_path / "data")
+    server.start()
+    phones: list[LivePhone] = []
+    try:
+        created = server.post("/api/tables", {"seats": 3, "action_seconds": 600,
+                                              "between_hands_seconds": 0, "bot_seconds": 0})
+        table_id = created["table_id"]
+        host = LivePhone(server, table_id, "host", created["host_token"])
+        host.connect()
+        players = _seat_players(server, table_id, host, ["Ana", "Bruno"])
+        phones = [host, *players.values()]
+        host.send(type="add_bot", kind="station", id="bot")
+        host.send(type="start", id="start")
+        host.until(lambda f: f["type"] == "state" and f["table"]["hand"] is not None)
+        for seat, phone in players.items():
+            phone.send(type="contribute", hand=2, value=f"{seat:02x}" * 32, id=f"c{seat}")
+            assert phone.until(lambda f, ref=f"c{seat}": f.get("ref") == ref)["type"] == "ack"
+        rng = random.Random(5)
+        state = _act(players, host, 1, rng)
+        while state["table"]["hand"]["number"] < 2:
+            state = _act(players, host, 1, rng)
+        for phone in phones:
+            phone.drain(0.3)
+        fair = host.state["table"]["fair"] if host.state is not None else None
+        assert fair is not None
+        assert fair["hand"]["number"] == 2
+        assert fair["hand"]["contributions"] == {"1": "01" * 32, "2": "02" * 32}
+        before = {seat: (_snapshot(phone.state), phone.state["you"]["fair"])
+                  for seat, phone in players.items() if phone.state is not None}
+
+        server.kill9()
+        time.sleep(0.3)
+        server.start()
+
+        for seat, phone in players.items():
+            phone.until(lambda f: f["type"] == "welcome", timeout=30)
+            phone.until(lambda f: f["type"] == "state")
+            phone.drain(0.3)
+            assert phone.state is not None
+            assert (_snapshot(phone.state), phone.state["you"]["fair"]) == before[seat]
+            assert phone.state["table"]["fair"]["hand"] == fair["hand"]
+        host.until(lambda f: f["type"] == "welcome", timeout=30)
+        _act(players, host, 1, random.Random(6))
+        with httpx.Client(trust_env=False, timeout=5) as client:
+            export = client.get(f"{server.url}/api/tables/{table_id}/fairness").json()
+        assert export["hands"][1]["commitment"] == fair["hand"]["commitment"]
+        assert export["hands"][1]["positions"] == fair["hand"]["positions"]
+    finally:
+        for phone in phones:
+            phone.close()
+        server.stop()

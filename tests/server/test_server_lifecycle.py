@@ -48,6 +48,8 @@ def test_a_finished_table_is_archived_and_its_players_keep_their_histories(
         created, token = _finish(h)
         table_id = str(created["table_id"])
         chips_before = h.client.get(f"/api/tables/{table_id}/chips").json()
+        fair_before = h.client.get(f"/api/tables/{table_id}/fairness").json()
+        assert fair_before["hands"][0]["secret"] is not None
         _wait(h, lambda: h.manager.rooms[table_id].over_since is not None)
         clock.advance(61)
         h.client.get("/healthz")
@@ -58,6 +60,8 @@ def test_a_finished_table_is_archived_and_its_players_keep_their_histories(
         download = h.client.post(f"/api/tables/{table_id}/histories", json={"token": token})
         assert download.status_code == 200
         assert "hand-1" in download.text
+        assert "_fair" in download.text  # the commitments stay with the archived table
+        assert h.client.get(f"/api/tables/{table_id}/fairness").json() == fair_before
         wrong = h.client.post(f"/api/tables/{table_id}/histories",
                               json={"token": "x" * 32})
         assert wrong.status_code == 403
@@ -66,6 +70,7 @@ def test_a_finished_table_is_archived_and_its_players_keep_their_histories(
         assert table_id not in h.manager.rooms
         again = h.client.post(f"/api/tables/{table_id}/histories", json={"token": token})
         assert again.text == download.text
+        assert h.client.get(f"/api/tables/{table_id}/fairness").json() == fair_before
 
 
 def test_unused_lobbies_are_dropped_and_do_not_come_back(tmp_path: Path) -> None:

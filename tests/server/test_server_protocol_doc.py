@@ -37,3 +37,23 @@ def test_examples_are_valid(example: dict[str, Any]) -> None:
         parse_client_message(json.dumps(example))
     else:
         SERVER_MESSAGE.validate_python(example)
+
+
+def _fair_block(heading: str) -> dict[str, Any]:
+    text = DOC.read_text(encoding="utf-8")
+    section = text[text.index(heading):]
+    block = section[section.index("```json") + 7:section.index("```", section.index("```json")
+                                                                + 7)]
+    data: dict[str, Any] = json.loads(block)
+    return data
+
+
+def test_the_fair_examples_are_valid() -> None:
+    from feltro.server.protocol import FairOut, FairOwnOut
+
+    public = _fair_block("### `table.fair`")
+    public["hand"]["positions"] = ["00" * 32] * 52  # the example elides them
+    FairOut.model_validate(public)
+    FairOwnOut.model_validate(_fair_block("### `you.fair`"))
+    with pytest.raises(ValueError, match="next"):
+        FairOut.model_validate({**public, "next": {"hand": "x"}})

@@ -59,6 +59,9 @@ class ArchivedTable:
     chips: Mapping[str, Any]
     seats: Mapping[str, int]
     series_file: str | None
+    fair: str | None = None
+    """The reveal mode of its verifiable shuffle (``"series"`` or ``"hand"``); ``None`` for a
+    series dealt without one: its log is replayed with the same decks."""
 
     def seat_of(self, token_hash: str) -> int | None:
         """The seat a player's token held, or ``None``."""
@@ -66,13 +69,18 @@ class ArchivedTable:
 
     def to_record(self) -> dict[str, Any]:
         """The journal body that brings it back after a restart."""
-        return {"summary": dict(self.summary), "chips": dict(self.chips),
-                "seats": dict(self.seats), "series": self.series_file}
+        record = {"summary": dict(self.summary), "chips": dict(self.chips),
+                  "seats": dict(self.seats), "series": self.series_file}
+        if self.fair is not None:
+            record["fair"] = self.fair
+        return record
 
     @classmethod
     def from_record(cls, table_id: str, body: Mapping[str, Any]) -> ArchivedTable:
         """The table :meth:`to_record` described. :raises KeyError, TypeError: if damaged."""
         seats = {str(k): int(v) for k, v in dict(body["seats"]).items()}
         series = body.get("series")
+        fair = body.get("fair")
         return cls(table_id, dict(body["summary"]), dict(body["chips"]), seats,
-                   series if isinstance(series, str) else None)
+                   series if isinstance(series, str) else None,
+                   fair if fair in ("series", "hand") else None)

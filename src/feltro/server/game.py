@@ -45,6 +45,7 @@ from feltro.i18n import t
 from feltro.seal import SeedSeal
 from feltro.series import SeriesConfig
 from feltro.server.clock import Clock
+from feltro.server.fairplay import FIRST_DEAL_WAIT, FairPlay, Reveal
 from feltro.server.handlog import HandLog
 from feltro.server.journal import Journal, JournalRecord
 from feltro.server.model import (
@@ -120,6 +121,9 @@ class TableGame:
         self._hand_log: HandLog | None = None
         self.seal: SeedSeal | None = None
         """The key its series log's seed is sealed with; ``None``: in clear (tests)."""
+        self.fairplay: FairPlay | None = None
+        """The verifiable shuffle (:mod:`feltro.server.fairplay`); ``None`` for a series
+        started before the server had one (it keeps its seeded shuffle)."""
 
     # --- creation and restart -------------------------------------------------------------
 
@@ -167,7 +171,7 @@ class TableGame:
         if game.series_file is not None:
             path = folder / game.series_file
             try:
-                game.store = SeriesStore.open(path, seal=seal)
+                game.store = SeriesStore.open(path, seal=seal, deck_source=game._fair_decks())
             except StoreUnavailableError as exc:  # cannot be read now: retried by the room
                 log.warning("table %s: its series log cannot be read now: %s", table_id, exc)
                 game.stalled = True
@@ -288,6 +292,15 @@ class TableGame:
 
     def _on_started(self, body: Mapping[str, Any]) -> None:
         self.series_file = body["series"]
+        fair = body.get("fair")
+        if isinstance(fair, Mapping) and self.fairplay is None:
+            self.fairplay = FairPlay(self.table_id,
+                                     "hand" if fair.get("reveal") == "hand" else "series")
+
+    def _on_contributed(self, body: Mapping[str, Any]) -> None:
+        if self.fairplay is None:
+            raise ValueError("a contribution to a table without the fair dealer")
+        self.fairplay.record(body)
 
     def _on_paused(self, body: Mapping[str, Any]) -> None:
         self.paused = True
@@ -433,7 +446,8 @@ class TableGame:
             turn_key=self.turn_key, banks={seat: self.bank_ms(seat) for seat in self.seats},
             clock=self._turn_clock(), series=self._series_snapshot(wall),
             hand=self._hand_snapshot(), mono_now=mono, wall_now=wall,
-            _hand=series.hand if series is not None else None)
+            _hand=series.hand if series is not None else None, fair=self._fair_public(),
+            _fair=self.fairplay)
 
     def _series_snapshot(self, wall: datetime) -> SeriesSnapshot | None:
         if self.store is None:
@@ -471,6 +485,44 @@ class TableGame:
         return TurnClock(seat=seat, hand=self.turn_key[0], turn=self.turn_key[1],
                          started=self.turn_started, action_ends=limits[0], ends=limits[1],
                          bank_ms=self.bank_ms(seat), grace=self.turn_grace)
+
+    # --- the verifiable shuffle (feltro.server.fairplay) ------------------------------------
+
+    def _fair_decks(self) -> Callable[[int], Callable[[int], Any]] | None:
+        return self.fairplay.deck_source if self.fairplay is not None else None
+
+    def _fair_public(self) -> dict[str, Any] | None:
+        if self.fairplay is None or self.store is None:
+            return None
+        series = self.store.series
+        players = len(series.seating.order) if series.seating is not None else 0
+        return self.fairplay.public(series.hand, series.hand_number, in_hand=series.in_hand,
+                                    over=series.is_over, players=players)
+
+    def contribute(self, seat: int, hand: int, value: bytes | None, seal: bytes | None) -> None:
+        """*seat*'s device adds randomness (or its seal) to hand *hand*; kept until the deal,
+        which journals the hand's contributions before it uses them (:meth:`_journal_fair`).
+
+        :raises ProtocolError: ``not_now`` (no series, hand dealt or not committed yet),
+            ``wrong_seat`` (a seat out of the series), ``invalid`` (see
+            :meth:`FairPlay.check <feltro.server.fairplay.FairPlay.check>`).
+        """
+        self._require_play()
+        store = self._store()
+        if self.fairplay is None:
+            raise ProtocolError(ErrorCode.NOT_NOW, "this table's series deals without "
+                                "contributions (it started before the fair dealer)")
+        if seat not in store.series.alive:
+            raise ProtocolError(ErrorCode.WRONG_SEAT, f"seat {seat} is out of the series")
+        self.fairplay.check(hand, seat, store.series.hand_number + 1, value=value, seal=seal)
+        self.fairplay.take(hand, seat, value=value, seal=seal)
+
+    def _journal_fair(self) -> None:
+        """Journal the next hand's contributions before the deal uses them."""
+        if self.fairplay is not None and self.store is not None:
+            body = self.fairplay.to_journal(self.store.series.hand_number + 1)
+            if body is not None:
+                self._log("contributed", body)
 
     # --- lobby --------------------------------------------------------------------------------
 
@@ -613,17 +665,23 @@ class TableGame:
         # The series log is created first and only then journaled: a crash in between leaves
         # an unused file and a table still in its lobby, never a table without its series.
         name = f"{self.table_id}.{new_id(4)}.series.sqlite"
-        store = SeriesStore.create(self.folder / name, config, seal=self.seal)
+        reveal: Reveal = "hand" if self.settings.reveal == "hand" else "series"
+        self.fairplay = FairPlay(self.table_id, reveal)
+        store = SeriesStore.create(self.folder / name, config, seal=self.seal,
+                                   deck_source=self.fairplay.deck_source)
         try:
-            self._log("started", {"series": name})
+            self._log("started", {"series": name, "fair": {"reveal": reveal}})
         except StoreError:
             store.close()
+            self.fairplay = None
             raise
         self.store = store
         for request in self.pending_requests():  # seats are fixed from now on
             self._log("refused", {"request_id": request.request_id})
         self._make_bots()
-        self.next_deal_at = now
+        # The first hand waits a moment (at most the pause between hands) for the phones'
+        # randomness: its commitment is public now, their contributions follow at once.
+        self.next_deal_at = now + min(FIRST_DEAL_WAIT, self.settings.between_hands_seconds)
 
     def _make_bots(self) -> None:
         seed = random.SystemRandom()
@@ -854,6 +912,7 @@ class TableGame:
     def _deal(self) -> None:
         """Deal the next hand and start its public log from the deal's events."""
         store = self._store()
+        self._journal_fair()
         hand = store.next_hand(self.clock.wall())
         seating = store.series.seating
         if hand is not None and seating is not None:
@@ -958,5 +1017,6 @@ _RECORD_HANDLERS: Final[dict[str, Callable[[TableGame, Mapping[str, Any]], None]
     "back": TableGame._on_back,
     "timeout": TableGame._on_timeout,
     "timing": TableGame._on_timing,
+    "contributed": TableGame._on_contributed,
 }
 """Journal record kind -> how it changes the table (:meth:`TableGame._apply`)."""

@@ -10,12 +10,15 @@ from __future__ import annotations
 
 import dataclasses
 import re
+from typing import Any
 
 from feltro.errors import HistoryError
+from feltro.fairdeal import phh_dealt_cards
 from feltro.history import HandRecord, dumps_all
+from feltro.server.fairplay import FairPlay
 from feltro.store import SeriesStore
 
-__all__ = ["player_histories", "redact_record"]
+__all__ = ["fair_export", "player_histories", "redact_record"]
 
 _DEAL = re.compile(r"^d dh p(\d+) (\S+)(.*)$")
 
@@ -32,8 +35,10 @@ def redact_record(record: HandRecord, position: int) -> HandRecord:
     return dataclasses.replace(record, actions=tuple(actions))
 
 
-def player_histories(store: SeriesStore, seat: int) -> str:
-    """``.phhs`` text of the finished hands *seat* played, named ``hand-<n>``.
+def player_histories(store: SeriesStore, seat: int, fair: FairPlay | None = None) -> str:
+    """``.phhs`` text of the finished hands *seat* played, named ``hand-<n>``; with *fair*,
+    each hand carries its ``_fair`` field (commitments, the salts of the cards the player saw,
+    the secret once revealed), so ``feltro verify`` can check the download.
 
     :raises HistoryError: if the series cannot be written as PHH (pot-limit).
     """
@@ -43,8 +48,21 @@ def player_histories(store: SeriesStore, seat: int) -> str:
         if seat not in summary.seating.order:
             continue
         record = store.export_phh(summary.number)
-        records[f"hand-{summary.number}"] = redact_record(
-            record, summary.seating.order.index(seat))
+        position = summary.seating.order.index(seat)
+        record = redact_record(record, position)
+        if fair is not None and fair.dealer is not None:
+            record = fair.phh(record, summary.number, len(summary.seating.order), position,
+                              over=series.is_over, dealt=series.hand_number)
+        records[f"hand-{summary.number}"] = record
     if not records:
         raise HistoryError("no finished hand to download yet")
     return dumps_all(records)
+
+
+def fair_export(store: SeriesStore, fair: FairPlay) -> dict[str, Any]:
+    """The series export of *fair*'s table now (:meth:`FairPlay.export`), the dealt cards
+    read from the series log."""
+    series = store.series
+    dealt = [(number, phh_dealt_cards(store.export_phh(number)))
+             for number in range(1, series.hand_number + 1)]
+    return fair.export(dealt, in_hand=series.in_hand, over=series.is_over)

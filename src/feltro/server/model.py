@@ -54,6 +54,7 @@ class TableSettings:
     disconnect_grace_seconds: int
     between_hands_seconds: float
     bot_seconds: float
+    reveal: str = "series"
 
     @classmethod
     def from_request(cls, request: CreateTable) -> TableSettings:

@@ -257,6 +257,19 @@ class ComeBack(_In):
     type: Literal["back"]
 
 
+class Contribute(_In):
+    """A player's device adds fresh randomness to the next hand's deck (``docs/fairness.md``):
+    ``value`` (1..64 bytes as hexadecimal), or first a ``seal`` (the SHA-256 contribution
+    commitment) and later the ``value``."""
+
+    type: Literal["contribute"]
+    hand: Annotated[int, Field(ge=1, le=10_000_000)]
+    value: Annotated[str, Field(min_length=2, max_length=128,
+                                pattern=r"^(?:[0-9a-f]{2})+$")] | None = None
+    seal: Annotated[str, Field(min_length=64, max_length=64, pattern=r"^[0-9a-f]{64}$")] \
+        | None = None
+
+
 class Ping(_In):
     """Keep-alive; answered with ``pong``."""
 
@@ -342,13 +355,15 @@ class EndSeries(_In):
 
 
 ClientMessage = Annotated[
-    Hello | SetLang | Join | Act | StepAway | ComeBack | Ping | Accept | Refuse | AddBot
+    Hello | SetLang | Join | Act | Contribute | StepAway | ComeBack | Ping | Accept | Refuse
+    | AddBot
     | RemoveBot | RemovePlayer | MarkAway | PassHost | Start | Pause | Resume | EndSeries,
     Field(discriminator="type"),
 ]
 HOST_TYPES: Final = frozenset({"accept", "refuse", "add_bot", "remove_bot", "remove_player",
                                "mark_away", "pass_host", "start", "pause", "resume", "end"})
-CLIENT_TYPES: Final = HOST_TYPES | {"hello", "set_lang", "join", "act", "away", "back", "ping"}
+CLIENT_TYPES: Final = HOST_TYPES | {"hello", "set_lang", "join", "act", "contribute", "away",
+                                    "back", "ping"}
 
 _CLIENT = TypeAdapter[Any](ClientMessage)
 
@@ -463,6 +478,9 @@ class CreateTable(BaseModel):
     between_hands_seconds: Annotated[float, Field(ge=0, le=60)] = 4.0
     bot_seconds: Annotated[float, Field(ge=0, le=30)] = 1.0
     """How long bots (and away seats) seem to think."""
+    reveal: Literal["hand", "series"] = "series"
+    """When the dealer's secrets are revealed (``docs/fairness.md``): at the end of the series
+    (mucked and folded hands stay private during play), or as each hand ends."""
 
     @model_validator(mode="after")
     def _blinds(self) -> CreateTable:
@@ -650,6 +668,43 @@ class OutcomeOut(_Out):
 TableStatus = Literal["lobby", "playing", "paused", "over", "broken", "stalled"]
 
 
+class FairCardOut(_Out):
+    index: int
+    card: str
+    salt: str
+
+
+class FairNextOut(_Out):
+    hand: int
+    commitment: str
+    contributed: list[int]
+
+
+class FairHandOut(_Out):
+    number: int
+    commitment: str
+    contributions: dict[str, str]
+    positions: list[str]
+    chain: str
+    board: list[FairCardOut]
+    secret: str | None = None
+    seed: str | None = None
+
+
+class FairOut(_Out):
+    scheme: str
+    table: str
+    reveal: Literal["hand", "series"]
+    next: FairNextOut | None
+    hand: FairHandOut | None
+    fingerprint: str | None
+
+
+class FairOwnOut(_Out):
+    hand: int
+    cards: list[FairCardOut]
+
+
 class TableOut(_Out):
     id: str
     name: str
@@ -667,6 +722,7 @@ class TableOut(_Out):
     next_hand_at: int | None
     hands_played: int
     problem: str | None
+    fair: FairOut | None = None
 
 
 class LegalOut(_Out):
@@ -702,6 +758,7 @@ class YouOut(_Out):
     request: dict[str, Any] | None
     requests: list[RequestOut] | None
     bots: list[str] | None
+    fair: FairOwnOut | None = None
 
 
 class StateOut(_Out):

@@ -348,6 +348,12 @@ class Room:
                                             parse_action(message.action, message.to), now)
                 conn.push(_dumps({"type": "ack", "ref": ref, "duplicate": not applied}))
                 return applied
+            case p.Contribute():
+                game.contribute(self._own_seat(conn, None), message.hand,
+                                bytes.fromhex(message.value) if message.value else None,
+                                bytes.fromhex(message.seal) if message.seal else None)
+                conn.push(ack)
+                return False  # nothing to show anyone yet: the deal publishes it
             case p.StepAway():
                 await self._write(game.mark_away, self._own_seat(conn, None), "stepped_away")
             case p.ComeBack():
@@ -465,7 +471,8 @@ class Room:
         summary = summary_view(snap, game.created_at)
         summary["status"] = "archived"
         seats = {s.token_hash: s.seat for s in game.seats.values() if s.token_hash is not None}
-        return ArchivedTable(game.table_id, summary, chips_view(snap), seats, game.series_file)
+        return ArchivedTable(game.table_id, summary, chips_view(snap), seats, game.series_file,
+                             game.fairplay.reveal if game.fairplay is not None else None)
 
     def _make_room_to_watch(self, conn: Connection) -> None:
         """Let *conn* watch: one address holds few spectators (a tunnel's loopback excepted),

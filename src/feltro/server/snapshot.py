@@ -15,6 +15,7 @@ from typing import Any
 
 from feltro.hand import Hand
 from feltro.series import HandSummary, Outcome, Standing
+from feltro.server.fairplay import FairPlay
 from feltro.server.model import SeatRequest, SeatState, TableSettings
 from feltro.server.protocol import TableStatus
 from feltro.table import Seating
@@ -100,6 +101,18 @@ class TableSnapshot:
     mono_now: float
     wall_now: datetime
     _hand: Hand | None = field(default=None, repr=False)
+    fair: Mapping[str, Any] | None = None
+    """The public part of the verifiable shuffle (:meth:`FairPlay.public`)."""
+    _fair: FairPlay | None = field(default=None, repr=False)
+
+    def own_fair(self, seat: int) -> dict[str, Any] | None:
+        """The salts of *seat*'s own hole cards (its ``you.fair``), if it is dealt in."""
+        current, series = self.hand, self.series
+        if self._fair is None or current is None or series is None \
+                or seat not in current.seating.order:
+            return None
+        return self._fair.own(self._hand, current.number, current.seating.position_of(seat),
+                              len(current.seating.order))
 
     def own_view(self, seat: int) -> SeatView | None:
         """What *seat* itself sees of the hand (its own cards only), if it is dealt in."""

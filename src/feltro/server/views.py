@@ -32,6 +32,8 @@ from feltro.server.handlog import cards_json
 from feltro.server.model import Identity
 from feltro.server.protocol import (
     EliminationOut,
+    FairOut,
+    FairOwnOut,
     HandOut,
     LegalOut,
     OutcomeOut,
@@ -86,7 +88,7 @@ def table_view(snap: TableSnapshot, lang: str) -> TableOut:
         paused=snap.paused, pause_pending=snap.paused and snap.in_hand,
         next_hand_at=_next_hand_at(snap, outcome is not None),
         hands_played=len(series.summaries) if series is not None else 0,
-        problem=_problem(snap, lang))
+        problem=_problem(snap, lang), **_fair(snap))
 
 
 def _problem(snap: TableSnapshot, lang: str) -> str | None:
@@ -96,6 +98,11 @@ def _problem(snap: TableSnapshot, lang: str) -> str | None:
     if snap.status == "stalled":
         return problem_text("stalled", lang)
     return None
+
+
+def _fair(snap: TableSnapshot) -> dict[str, Any]:
+    """The verifiable shuffle's public part (commitments, board salts, revealed secrets)."""
+    return {} if snap.fair is None else {"fair": FairOut.model_validate(snap.fair)}
 
 
 def _seat(snap: TableSnapshot, number: int) -> SeatOut:
@@ -262,6 +269,9 @@ def you_view(snap: TableSnapshot, identity: Identity | None, lang: str) -> YouOu
         fields.update(name=state.name, away=state.away, timeouts=state.timeouts,
                       bank_ms=snap.banks[seat] if snap.settings.timed else None)
         fields.update(_own_cards(snap, seat, lang))
+        own_fair = snap.own_fair(seat)
+        if own_fair is not None:
+            fields["fair"] = FairOwnOut.model_validate(own_fair)
     if host:
         fields["requests"] = [RequestOut(request_id=r.request_id, name=r.name, seat=r.seat)
                               for r in snap.pending_requests()]

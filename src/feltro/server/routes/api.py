@@ -9,15 +9,18 @@
 * ``POST /api/qr`` — a QR code (SVG) of any short text, e.g. a seat link to move to another
   phone; the text travels in the body, never in a URL (URLs end up in access logs).
 * ``GET /api/tables/{id}/chips`` — every player's chips after each hand (for a chart).
+* ``GET /api/tables/{id}/fairness`` — the verifiable shuffle's series export
+  (``feltro-fair-export/1``, ``docs/fairness.md``), with only what may be revealed so far.
 * ``POST /api/tables/{id}/histories`` — a player's own finished hands as PHH (``.phhs``), other
   players' unshown cards as ``??``; the seat token goes in the JSON body.
 """
 
 from __future__ import annotations
 
+import contextlib
 import io
 import logging
-from pathlib import Path
+from collections.abc import Iterator
 from typing import Any, Final
 
 from fastapi import APIRouter, HTTPException, Request
@@ -26,7 +29,9 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from feltro import __version__
 from feltro.errors import FeltroError, HistoryError, StoreError
-from feltro.server.histories import player_histories
+from feltro.server.archive import ArchivedTable
+from feltro.server.fairplay import FairPlay
+from feltro.server.histories import fair_export, player_histories
 from feltro.server.model import TableSettings
 from feltro.server.protocol import (
     MAX_MESSAGE_BYTES,
@@ -35,7 +40,7 @@ from feltro.server.protocol import (
     ErrorCode,
     ProtocolError,
 )
-from feltro.server.rooms import Room
+from feltro.server.rooms import Room, RoomManager
 from feltro.server.routes import base_url, config_of, creators_of, manager_of, room_of
 from feltro.server.security import TokenBucket, hash_token
 from feltro.server.views import chips_view, summary_view
@@ -163,7 +168,7 @@ async def histories(table_id: str, body: HistoriesRequest, request: Request) -> 
         seat = archived.seat_of(hash_token(body.token))
         if seat is None:
             raise HTTPException(403, "that is not a seat token of this table")
-        text = _archived_histories(manager.folder / "tables", archived.series_file, seat)
+        text = _archived_histories(manager, archived, seat)
     else:
         room = room_of(request, table_id)
         async with room.lock:  # a table's step runs in a writer thread: read between steps
@@ -175,7 +180,7 @@ async def histories(table_id: str, body: HistoriesRequest, request: Request) -> 
                 raise HTTPException(409, "the series has not started")
             seat = identity.seat
             try:
-                text = player_histories(game.store, seat)
+                text = player_histories(game.store, seat, game.fairplay)
             except HistoryError as exc:
                 raise HTTPException(409, str(exc)) from None
     name = f"feltro-{table_id}-seat{seat}.phhs"
@@ -195,17 +200,58 @@ async def chips(table_id: str, request: Request) -> dict[str, Any]:
         return chips_view(room.game.snapshot())
 
 
-def _archived_histories(folder: Path, series_file: str | None, seat: int) -> str:
+@router.get("/api/tables/{table_id}/fairness")
+async def fairness(table_id: str, request: Request) -> dict[str, Any]:
+    """The ``feltro-fair-export/1`` series export: only what may be revealed so far."""
+    manager = manager_of(request)
+    archived = manager.archive.get(table_id)
+    if archived is not None and table_id not in manager.rooms:
+        if archived.fair is None:
+            raise HTTPException(409, "this table has no verifiable shuffle to export")
+        with _archived_store(manager, archived) as (store, fair):
+            assert fair is not None
+            return fair_export(store, fair)
+    room = room_of(request, table_id)
+    async with room.lock:  # a table's step runs in a writer thread: read between steps
+        game = room.game
+        if game.store is None or game.fairplay is None:
+            raise HTTPException(409, "this table has no verifiable shuffle to export (its "
+                                     "series has not started, or started before the fair "
+                                     "dealer)")
+        return fair_export(game.store, game.fairplay)
+
+
+def _archived_histories(manager: RoomManager, archived: ArchivedTable, seat: int) -> str:
     """A player's hand histories from an archived table's series log (opened for the
     moment of the download)."""
-    if series_file is None:
+    with _archived_store(manager, archived) as (store, fair):
+        try:
+            return player_histories(store, seat, fair)
+        except FeltroError as exc:
+            log.error("histories of an archived table: %s", exc)
+            raise HTTPException(409, "the hand histories of this table cannot be read") from None
+
+
+@contextlib.contextmanager
+def _archived_store(manager: RoomManager, archived: ArchivedTable
+                    ) -> Iterator[tuple[SeriesStore, FairPlay | None]]:
+    """An archived table's series log, replayed with the decks it was dealt (its fair dealer,
+    if it had one)."""
+    if archived.series_file is None:
         raise HTTPException(409, "the series never started")
+    fair = (FairPlay(archived.table_id, "hand" if archived.fair == "hand" else "series")
+            if archived.fair is not None else None)
     try:
-        with SeriesStore.open(folder / series_file) as store:
-            return player_histories(store, seat)
+        store = SeriesStore.open(manager.folder / "tables" / archived.series_file,
+                                 seal=manager.seal,
+                                 deck_source=fair.deck_source if fair is not None else None)
     except (FeltroError, OSError) as exc:
-        log.error("histories of an archived table: %s", exc)
+        log.error("the series log of an archived table: %s", exc)
         raise HTTPException(409, "the hand histories of this table cannot be read") from None
+    try:
+        yield store, fair
+    finally:
+        store.close()
 
 
 def _summary(room: Room) -> dict[str, Any]:

@@ -9,6 +9,7 @@ import {
   standingsView, stopText, timerBar, toast, nameOf,
 } from "./ui.js";
 import { resultsView } from "./results.js";
+import { CONTRIBUTE_ID, badCards, contributeIfDue, forgetSent } from "./fairclient.js";
 
 const app = {
   tableId: tableIdFromPath(),
@@ -20,6 +21,7 @@ const app = {
   amount: null, // the raise amount chosen
   heard: { hand: 0, log: 0 }, // log entries already announced
   resultsFor: null,
+  fairBad: [], // cards seen that do not match the deal's commitments
 };
 
 async function main() {
@@ -41,7 +43,8 @@ async function main() {
     return;
   }
   connect(app, {
-    role: "player", token: app.token, onState: render, onMessage,
+    role: "player", token: app.token, onMessage,
+    onState: (msg) => { render(); checkFairness(msg); },
     onStatus: (status, detail) => {
       showNet(status, detail);
       if (status === "gone" && detail === "bad_token") tokens.remove("seat", app.tableId);
@@ -52,7 +55,9 @@ async function main() {
 }
 
 function onMessage(msg) {
-  if (msg.type === "error") {
+  if (msg.type === "error" && String(msg.ref || "").startsWith(CONTRIBUTE_ID)) {
+    // A contribution that came too late is harmless: the hand is dealt without it.
+  } else if (msg.type === "error") {
     if (app.pending && msg.ref === app.pending.id) {
       app.pending = null;
       renderActions(true);
@@ -62,10 +67,24 @@ function onMessage(msg) {
   } else if (msg.type === "ack") {
     if (app.pending && msg.ref === app.pending.id) app.pending.acked = true;
   } else if (msg.type === "welcome") {
+    forgetSent();
     // After a reconnect, resend an action that got no answer if its turn is still open:
     // the server applies an id once, so this can never act twice.
     app.resend = app.pending && !app.pending.acked ? app.pending : null;
   }
+}
+
+// The verifiable shuffle: this phone's randomness for the next hand, and its own check of every
+// card it sees (a clear warning if one does not match what the table committed to).
+function checkFairness(state) {
+  contributeIfDue(state, app.link);
+  badCards(state).then((bad) => {
+    if (bad === null || app.state !== state) return;
+    if (bad.join() !== app.fairBad.join()) {
+      app.fairBad = bad;
+      render();
+    }
+  }).catch(() => {});
 }
 
 // --- rendering ---------------------------------------------------------------------------------
@@ -142,6 +161,9 @@ function bannerParts(table, you, now) {
   if (stop) parts.push(h("p", { class: table.stop.last_hand ? "warn" : "", "data-stop": "1" }, stop));
   if (table.next_hand_at) {
     parts.push(h("p", { id: "next-hand" }, t("web.hand.next_in", { s: Math.max(0, Math.ceil((table.next_hand_at - now) / 1000)) })));
+  }
+  if (app.fairBad.length) {
+    parts.push(h("p", { class: "warn", id: "fair-warning", role: "alert" }, t("web.fair.card_bad", { cards: cardsText(app.fairBad) })));
   }
   if (you.away) {
     parts.push(h("p", { class: "warn" }, t("web.act.away"), " ",

@@ -4,6 +4,7 @@
 import { lang, t } from "./i18n.js";
 import { ruleLink } from "./rulelinks.js";
 import { h, ordinal, standingsView } from "./ui.js";
+import { verifySeries } from "./verify.js";
 
 // Why a series ended, as the rule that says so: one player has every chip (G4), or the agreed
 // stop time came (G6).
@@ -155,6 +156,55 @@ async function download(tableId, token, seat, status) {
   }
 }
 
+/**
+ * Fetch the night's export and check it here, with verify.js (WebCrypto): the server's own
+ * answer is never asked for. *shown* is the fingerprint the table displayed.
+ */
+async function verifyNight(tableId, shown, status, button) {
+  button.disabled = true;
+  status.className = "";
+  status.textContent = t("web.fair.verifying");
+  try {
+    const response = await fetch(`/api/tables/${encodeURIComponent(tableId)}/fairness`);
+    if (!response.ok) throw new Error(`HTTP ${response.status}`);
+    const result = await verifySeries(await response.json());
+    const failure = result.firstFailure;
+    if (failure) {
+      const what = t(`verify.check.${failure.check}`);
+      status.className = "warn";
+      status.textContent = failure.hand === null ? t("web.fair.file_failed", { what })
+        : t("web.fair.failed", { hand: failure.hand, what });
+    } else if (shown && result.fingerprint !== shown) {
+      status.className = "warn";
+      status.textContent = t("web.fair.mismatch", { code: result.fingerprint, shown });
+    } else {
+      status.className = "ok";
+      status.textContent = t("web.fair.ok", { hands: result.hands, code: result.fingerprint });
+    }
+  } catch (error) {
+    status.className = "warn";
+    status.textContent = t("web.fair.error", { reason: error.message });
+  } finally {
+    button.disabled = false;
+  }
+}
+
+/** The night's fingerprint (a short code friends compare) and the Verify button. */
+function fairnessView(table, tableId) {
+  const fair = table.fair;
+  if (!fair) return null;
+  const code = fair.fingerprint;
+  const status = h("p", { id: "verify-status", role: "status", "aria-live": "polite" });
+  const button = h("button", { type: "button", id: "verify" }, t("web.fair.verify"));
+  button.addEventListener("click", () => verifyNight(tableId, code, status, button));
+  return h("section", { class: "fairness", "aria-labelledby": "fair-title" },
+    h("h3", { id: "fair-title" }, t("web.fair.title")),
+    code ? h("p", {}, t("web.fair.fingerprint"), " ", h("strong", { id: "fingerprint", class: "fingerprint" }, code)) : null,
+    h("p", { class: "quiet" }, t("web.fair.fingerprint_help")),
+    h("p", {}, button),
+    status);
+}
+
 /** The results screen; a player's *seat* and *token* enable the download of their histories. */
 export function resultsView(table, { seat = null, token = null, tableId }) {
   const outcome = table.outcome || { winners: [], names: [], end: "" };
@@ -177,5 +227,6 @@ export function resultsView(table, { seat = null, token = null, tableId }) {
     chart,
     token ? h("p", {}, h("button", { type: "button", id: "download", onclick: () => download(tableId, token, seat, status) }, t("web.over.download"))) : null,
     status,
+    fairnessView(table, tableId),
     h("p", {}, h("a", { href: "/" }, t("web.over.new_table"))));
 }

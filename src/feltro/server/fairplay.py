@@ -1,0 +1,281 @@
+"""The verifiable shuffle at a server table (``docs/fairness.md``): commit, mix, reveal.
+
+One :class:`FairPlay` per started table wraps a :class:`~feltro.fairdeal.FairDealer`:
+
+* **commit** — hand *n*'s server secret is ``HMAC-SHA256(series seed, msg("server secret",
+  table, u64(n)))``: derived from the series seed, which the data folder keeps only sealed
+  (:mod:`feltro.seal`), so no secret is ever stored and a restart finds the same ones. Its
+  commitment is public in the ``state`` from the moment the series starts (for hand 1) and
+  from every deal on (for the next hand).
+* **mix** — every seated human's device sends fresh randomness (``contribute``; optionally a
+  seal first) for the next hand while the current one is played. This module checks each one
+  (:meth:`check`) and keeps it; the table journals a hand's contributions in one record just
+  before its deal (:meth:`to_journal`), so a crash deals the same cards again and a busy table
+  pays one write per hand, not one per phone.
+* **reveal** — at the deal the ``state`` carries the 52 position commitments and each card's
+  salt to whoever sees it; the secrets are revealed when the series ends, or after each hand
+  with the table option ``reveal: "hand"``. :meth:`export` is the series export
+  (``GET /api/tables/{id}/fairness``) with only what may be revealed so far.
+
+No I/O here: the journal is the game's; the cards come from the series.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+from collections.abc import Callable, Mapping
+from typing import Any, Final, Literal
+
+from feltro.cards import Deck
+from feltro.fairdeal import FairDealer, dealt_cards, with_fair_fields
+from feltro.fairness import (
+    CONTRIBUTION_MAX,
+    SCHEME,
+    HandProof,
+    board_indices,
+    card_text,
+    commitment,
+    contribution_commitment,
+    export_series,
+    fingerprint,
+    hole_indices,
+    message,
+    position_salts,
+    unrevealed,
+)
+from feltro.hand import Hand
+from feltro.history.phh import HandRecord
+from feltro.server.protocol import ErrorCode, ProtocolError
+
+__all__ = ["FIRST_DEAL_WAIT", "REVEAL_MODES", "FairPlay", "Reveal", "hand_secret"]
+
+Reveal = Literal["hand", "series"]
+REVEAL_MODES: Final = ("hand", "series")
+FIRST_DEAL_WAIT: Final = 1.0
+"""Seconds the first hand waits after the start (never more than the table's pause between
+hands) so that the phones, which see its commitment in the start's state, can contribute."""
+
+
+def hand_secret(series_seed: int, table: str, hand: int) -> bytes:
+    """``HMAC-SHA256(key = the series seed as 16 big-endian bytes, msg("server secret", table,
+    u64(hand)))``: hand *hand*'s server secret. Revealing it tells nothing of the seed."""
+    key = series_seed.to_bytes(max(16, (series_seed.bit_length() + 7) // 8), "big")
+    data = message("server secret", table.encode(), hand.to_bytes(8, "big"))
+    return hmac.new(key, data, hashlib.sha256).digest()
+
+
+class FairPlay:
+    """A table's commit, mix and reveal (see the module docstring)."""
+
+    def __init__(self, table: str, reveal: Reveal = "series") -> None:
+        self.table = table
+        self.reveal: Reveal = reveal
+        self._seed: int | None = None
+        self.dealer: FairDealer | None = None
+        self._values: dict[int, dict[int, bytes]] = {}
+        self._seals: dict[int, dict[int, bytes]] = {}
+        self._salts: tuple[int, tuple[bytes, ...]] | None = None
+        """The current hand's number and position salts (every state needs them)."""
+        self._seen: tuple[int, int, dict[int, int]] | None = None
+        """The current hand's number, event count and dealt cards (deck index -> card)."""
+        self._commitments: dict[int, str] = {}
+
+    # --- the series' decks --------------------------------------------------------------------
+
+    def deck_source(self, series_seed: int) -> Callable[[int], Deck]:
+        """The series' deck source (for :class:`~feltro.store.SeriesStore`): every deal takes
+        the contributions recorded so far for its hand."""
+        self._seed = series_seed
+        dealer = self.dealer = FairDealer(self.table, hand_secret=self.secret)
+
+        def deal(hand: int) -> Deck:
+            dealer.commit(hand)
+            for seat, digest in sorted(self._seals.get(hand, {}).items()):
+                dealer.seal(hand, seat, digest)
+            for seat, value in sorted(self._values.get(hand, {}).items()):
+                if not self._seals.get(hand) or seat in self._seals[hand]:
+                    dealer.contribute(hand, seat, value)
+            return dealer.deck(hand)
+
+        return deal
+
+    def secret(self, hand: int) -> bytes:
+        """Hand *hand*'s server secret (:func:`hand_secret`)."""
+        if self._seed is None:
+            raise ValueError("the series has not started: no secret yet")
+        return hand_secret(self._seed, self.table, hand)
+
+    def commitment(self, hand: int) -> str:
+        """The commitment to hand *hand*'s secret, as published (hexadecimal)."""
+        if hand not in self._commitments:
+            self._commitments = {hand: commitment(self.secret(hand)).hex()}
+        return self._commitments[hand]
+
+    # --- contributions ------------------------------------------------------------------------
+
+    def check(self, hand: int, seat: int, next_hand: int, *, value: bytes | None,
+              seal: bytes | None) -> None:
+        """Refuse a contribution that cannot count (nothing is recorded).
+
+        :raises ProtocolError: ``not_now`` for a hand already dealt or not committed yet,
+            ``invalid`` for a second contribution or seal, a late seal, an unsealed or
+            mismatched value, or a value of the wrong size.
+        """
+        if hand < next_hand:
+            raise ProtocolError(ErrorCode.NOT_NOW, f"hand {hand} is already dealt: its "
+                                f"contributions are closed; contribute to hand {next_hand}")
+        if hand > next_hand:
+            raise ProtocolError(ErrorCode.NOT_NOW, f"hand {hand} has no commitment yet; "
+                                f"contribute to hand {next_hand}")
+        if (value is None) == (seal is None):
+            raise ProtocolError(ErrorCode.INVALID, "contribute: send either value or seal")
+        values = self._values.get(hand, {})
+        seals = self._seals.get(hand, {})
+        if seal is not None:
+            if len(seal) != 32:
+                raise ProtocolError(ErrorCode.INVALID, "contribute: a seal is a 32-byte "
+                                    "SHA-256 digest (64 hexadecimal digits)")
+            if seat in seals:
+                raise ProtocolError(ErrorCode.INVALID, f"seat {seat} already sealed its "
+                                    f"contribution to hand {hand}")
+            if values:
+                raise ProtocolError(ErrorCode.NOT_NOW, f"hand {hand}: contributions are "
+                                    "being revealed; seals are closed")
+            return
+        assert value is not None
+        if not 1 <= len(value) <= CONTRIBUTION_MAX:
+            raise ProtocolError(ErrorCode.INVALID, f"contribute: a value is 1 to "
+                                f"{CONTRIBUTION_MAX} bytes")
+        if seat in values:
+            raise ProtocolError(ErrorCode.INVALID, f"seat {seat} already contributed to hand "
+                                f"{hand}; each device contributes once per hand")
+        if seals and seat not in seals:
+            raise ProtocolError(ErrorCode.INVALID, f"hand {hand} takes sealed contributions "
+                                f"only and seat {seat} sent no seal")
+        if seat in seals and seals[seat] != contribution_commitment(self.table, hand, seat,
+                                                                    value):
+            raise ProtocolError(ErrorCode.INVALID, f"seat {seat}: the value is not the one "
+                                "it sealed")
+
+    def take(self, hand: int, seat: int, *, value: bytes | None, seal: bytes | None) -> None:
+        """Keep a contribution that :meth:`check` accepted, until the deal journals it
+        (:meth:`to_journal`)."""
+        if seal is not None:
+            self._seals.setdefault(hand, {})[seat] = seal
+        elif value is not None:
+            self._values.setdefault(hand, {})[seat] = value
+
+    def to_journal(self, hand: int) -> dict[str, Any] | None:
+        """The journal record of hand *hand*'s contributions, written just before its deal
+        (one write per hand, not one per phone); ``None`` when there are none. Contributions
+        that a crash loses before the deal were never used."""
+        values, seals = self._values.get(hand, {}), self._seals.get(hand, {})
+        if not values and not seals:
+            return None
+        return {"hand": hand,
+                "values": {str(seat): value.hex() for seat, value in sorted(values.items())},
+                "seals": {str(seat): digest.hex() for seat, digest in sorted(seals.items())}}
+
+    def record(self, body: Mapping[str, Any]) -> None:
+        """Take a journaled record of :meth:`to_journal`."""
+        hand = int(body["hand"])
+        for seat, digest in dict(body["seals"]).items():
+            self._seals.setdefault(hand, {})[int(seat)] = bytes.fromhex(digest)
+        for seat, value in dict(body["values"]).items():
+            self._values.setdefault(hand, {})[int(seat)] = bytes.fromhex(value)
+
+    def contributed(self, hand: int) -> list[int]:
+        """Seats whose value for hand *hand* is in."""
+        return sorted(self._values.get(hand, {}))
+
+    # --- what may be published ----------------------------------------------------------------
+
+    def revealed(self, hand: int, *, dealt: int, in_hand: bool, over: bool) -> bool:
+        """Whether hand *hand*'s secret may be published (*dealt*: hands dealt so far)."""
+        if over:
+            return hand <= dealt
+        return self.reveal == "hand" and (hand < dealt or (hand == dealt and not in_hand))
+
+    def _proof(self, hand: int, revealed: bool) -> HandProof:
+        assert self.dealer is not None
+        proof = self.dealer.proof(hand, reveal=True)
+        return proof if revealed else unrevealed(proof)
+
+    def public(self, hand: Hand | None, number: int, *, in_hand: bool, over: bool,
+               players: int) -> dict[str, Any]:
+        """The public ``fair`` part of the table's state (``docs/protocol.md``)."""
+        out: dict[str, Any] = {"scheme": SCHEME, "table": self.table, "reveal": self.reveal,
+                               "next": None, "hand": None, "fingerprint": None}
+        if not over:
+            out["next"] = {"hand": number + 1, "commitment": self.commitment(number + 1),
+                           "contributed": self.contributed(number + 1)}
+        if self.dealer is None or number == 0 or hand is None:
+            return out
+        proof = self._proof(number, True)
+        seen = self._dealt(hand, number)
+        salts = self._hand_salts(number)
+        board = [{"index": i, "card": card_text(seen[i]), "salt": salts[i].hex()}
+                 for i in board_indices(players) if i in seen]
+        public: dict[str, Any] = {
+            "number": number, "commitment": proof.commitment.hex(),
+            "contributions": {str(s): v.hex() for s, v in proof.contributions.items()},
+            "positions": [p.hex() for p in proof.positions], "chain": proof.chain.hex(),
+            "board": board}
+        if self.revealed(number, dealt=number, in_hand=in_hand, over=over):
+            assert proof.secret is not None
+            assert proof.seed is not None
+            public["secret"], public["seed"] = proof.secret.hex(), proof.seed.hex()
+        out["hand"] = public
+        out["fingerprint"] = fingerprint(proof.chain)
+        return out
+
+    def _dealt(self, hand: Hand, number: int) -> dict[int, int]:
+        events = len(hand.events)
+        if self._seen is None or self._seen[:2] != (number, events):
+            self._seen = (number, events, dict(dealt_cards(hand)))
+        return self._seen[2]
+
+    def _hand_salts(self, number: int) -> tuple[bytes, ...]:
+        if self._salts is None or self._salts[0] != number:
+            seed = self._proof(number, True).seed
+            assert seed is not None
+            self._salts = (number, position_salts(seed))
+        return self._salts[1]
+
+    def own(self, hand: Hand | None, number: int, position: int,
+            players: int) -> dict[str, Any] | None:
+        """The ``you.fair`` part: the salts of *position*'s own hole cards in hand *number*."""
+        if self.dealer is None or hand is None or number == 0:
+            return None
+        seen = self._dealt(hand, number)
+        salts = self._hand_salts(number)
+        return {"hand": number,
+                "cards": [{"index": i, "card": card_text(seen[i]), "salt": salts[i].hex()}
+                          for i in hole_indices(players, position) if i in seen]}
+
+    def export(self, dealt: list[tuple[int, tuple[tuple[int, int], ...]]], *, in_hand: bool,
+               over: bool) -> dict[str, Any]:
+        """The ``feltro-fair-export/1`` series export with what may be revealed now: every
+        dealt hand's commitments, and the secrets and dealt cards of the revealed hands.
+        *dealt*: ``(hand, (deck index, card id) pairs)`` of every hand dealt, in order."""
+        count = len(dealt)
+        proofs = []
+        for number, cards in dealt:
+            if self.revealed(number, dealt=count, in_hand=in_hand, over=over):
+                proofs.append(self._proof(number, True).with_dealt(cards))
+            else:
+                proofs.append(self._proof(number, False))
+        return export_series(self.table, proofs)
+
+    def phh(self, record: HandRecord, number: int, players: int, position: int, *,
+            over: bool, dealt: int) -> HandRecord:
+        """*record* (a player's redacted hand) with its ``_fair`` field: the commitments, the
+        salts of the cards the player saw, and the secret once revealed."""
+        proof = self._proof(number, self.revealed(number, dealt=dealt, in_hand=False,
+                                                  over=over))
+        cards = sum(len(line.split()[2]) // 2 for line in record.actions
+                    if line.startswith("d db "))
+        assert self.dealer is not None
+        salts = self.dealer.seen_salts(number, players, position, cards)
+        return with_fair_fields(record, proof, self.table, salts)
