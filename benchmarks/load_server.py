@@ -45,7 +45,7 @@ from typing import Any
 
 import httpx
 from websockets.asyncio.client import ClientConnection, connect
-from websockets.exceptions import ConnectionClosed, InvalidHandshake
+from websockets.exceptions import ConnectionClosed
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from run import Section, machine_info, print_section, write_results
@@ -201,7 +201,12 @@ async def seat_table(server: Server, http: httpx.AsyncClient, players: int,
     """Create a table, seat *players* clients, start it; returns the clients and seats."""
     body = {"seats": players, "action_seconds": None, "between_hands_seconds": 0.5,
             "name": "load"}
-    created = (await http.post(f"{server.url}/api/tables", json=body)).json()
+    while True:  # table creation is rate-limited, from this machine too: wait for a token
+        response = await http.post(f"{server.url}/api/tables", json=body)
+        if response.status_code != 429:
+            break
+        await asyncio.sleep(1.0)
+    created = response.json()
     ws_url = f"ws://127.0.0.1:{server.port}/ws/{created['table_id']}"
     host = await connect(ws_url, proxy=None, max_size=2**20)
     await host.send(json.dumps({"type": "hello", "protocol": 1, "role": "host",
@@ -287,29 +292,64 @@ async def play(ws: ClientConnection, seat: int, run: TableRun, think: tuple[floa
             act_task.cancel()
 
 
+def _upgrade_request(ws_url: str) -> bytes:
+    """The HTTP request that opens a websocket at *ws_url* (a fixed key: the server does not
+    care, and the strangers never check the answer's)."""
+    rest = ws_url.removeprefix("ws://")
+    host, _, path = rest.partition("/")
+    return (f"GET /{path} HTTP/1.1\r\nHost: {host}\r\nUpgrade: websocket\r\n"
+            f"Connection: Upgrade\r\nSec-WebSocket-Key: ZmVsdHJvLWxvYWQtdGVzdA==\r\n"
+            f"Sec-WebSocket-Version: 13\r\n\r\n").encode()
+
+
+def _client_frame(text: str) -> bytes:
+    """One masked text frame, as a client must send it (payloads under 126 bytes)."""
+    payload = text.encode()
+    mask = os.urandom(4)
+    masked = bytes(b ^ mask[i % 4] for i, b in enumerate(payload))
+    return bytes([0x81, 0x80 | len(payload)]) + mask + masked
+
+
 async def stranger(ws_url: str, address: str, metrics: Metrics, stop: asyncio.Event, *,
                    deaf: bool) -> None:
-    """A connection from *address* (a stranger's) that comes back whenever the server drops
-    it: idle (it never says hello), or *deaf* (a spectator that never reads a frame, so its
-    buffers fill and the server's sends block)."""
+    """A connection from *address* (a stranger's) that comes back a moment after the server
+    drops or refuses it: idle (it never says hello), or *deaf* (a spectator that says hello and
+    then never reads a byte, so its buffers fill and the server's sends block).
+
+    Raw sockets, not a websocket library: thousands of them must cost the load generator
+    next to nothing, or its own queueing would show up in the players' latencies."""
+    host, _, rest = ws_url.removeprefix("ws://").partition(":")
+    port = int(rest.split("/", 1)[0])
+    request = _upgrade_request(ws_url)
+    hello = _client_frame(json.dumps({"type": "hello", "protocol": 1, "role": "spectator"}))
     while not stop.is_set():
+        writer = None
         try:
-            async with connect(ws_url, proxy=None, max_queue=1, open_timeout=10,
-                               ping_interval=None if deaf else 20,
-                               local_addr=(address, 0)) as ws:
-                if deaf:
-                    metrics.deaf_connects += 1
-                    await ws.send(json.dumps({"type": "hello", "protocol": 1,
-                                              "role": "spectator"}))
-                else:
-                    metrics.attacker_connects += 1
-                closed = asyncio.create_task(ws.wait_closed())
+            reader, writer = await asyncio.wait_for(
+                asyncio.open_connection(host, port, local_addr=(address, 0)), 10)
+            writer.write(request)
+            head = await asyncio.wait_for(reader.readuntil(b"\r\n\r\n"), 10)
+            if not head.startswith(b"HTTP/1.1 101"):
+                raise ConnectionError("refused")
+            if deaf:
+                metrics.deaf_connects += 1
+                writer.write(hello)  # and never read again
+                closed = asyncio.create_task(stop.wait())
+                await closed
+            else:
+                metrics.attacker_connects += 1
+                gone = asyncio.create_task(reader.read())  # until the server drops it
                 halt = asyncio.create_task(stop.wait())
-                await asyncio.wait({closed, halt}, return_when=asyncio.FIRST_COMPLETED)
-                closed.cancel()
+                await asyncio.wait({gone, halt}, return_when=asyncio.FIRST_COMPLETED)
+                gone.cancel()
                 halt.cancel()
-        except (OSError, ConnectionClosed, TimeoutError, InvalidHandshake):
-            await asyncio.sleep(0.5)
+        except (OSError, ConnectionError, TimeoutError, asyncio.IncompleteReadError,
+                asyncio.LimitOverrunError):
+            pass
+        finally:
+            if writer is not None:
+                writer.close()
+        await asyncio.sleep(1.0)
 
 
 # --- the run --------------------------------------------------------------------------------

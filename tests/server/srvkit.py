@@ -71,6 +71,7 @@ def harness_at(data_dir: Path, clock: FakeClock | None = None,
     # long scripted game: tests get a huge burst unless they test the limits themselves.
     options.setdefault("burst", 1_000_000.0)
     options.setdefault("request_burst", 1_000_000.0)
+    options.setdefault("upgrade_burst", 1_000_000.0)
     options.setdefault("max_lobbies_per_address", 1_000)
     config = ServerConfig(data_dir=data_dir, clock=clock, tick_interval=0.005, **options)
     app = create_app(config)

@@ -251,7 +251,7 @@ def test_websocket_upgrades_share_the_address_budget_except_from_loopback() -> N
     async def send(message: dict[str, Any]) -> None:
         closes.append(message)
 
-    guard = Guard(app, GuardSettings(request_burst=5, requests_per_second=1), now=lambda: 0.0)
+    guard = Guard(app, GuardSettings(upgrade_burst=5, upgrades_per_second=1), now=lambda: 0.0)
 
     async def upgrades(address: str, count: int) -> None:
         for _ in range(count):

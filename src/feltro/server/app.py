@@ -51,6 +51,7 @@ def create_app(config: ServerConfig) -> FastAPI:
     app.add_middleware(Guard, settings=GuardSettings(
         allowed_hosts=config.allowed_hosts, max_body_bytes=config.max_body_bytes,
         requests_per_second=config.requests_per_second, request_burst=config.request_burst,
+        upgrades_per_second=config.upgrades_per_second, upgrade_burst=config.upgrade_burst,
         allowed_origins=config.allowed_origins), now=config.clock.monotonic)
     app.add_exception_handler(StarletteHTTPException, _http_error)  # type: ignore[arg-type]
     app.add_exception_handler(RequestValidationError, _invalid_request)  # type: ignore[arg-type]

@@ -52,5 +52,8 @@ class ServerConfig:
     """The largest HTTP request body read."""
     requests_per_second: float = 20.0
     """HTTP requests per client address, on average."""
+    upgrades_per_second: float = 2.0
+    """Websockets one address may open a second, on average (loopback excepted)."""
+    upgrade_burst: float = 30.0
     request_burst: float = 120.0
     """HTTP requests an address may send at once (a page loads its files together)."""

@@ -73,6 +73,11 @@ class GuardSettings:
     """HTTP requests per client address, on average."""
     request_burst: float = 120.0
     """Requests an address may send at once (a page and its files load together)."""
+    upgrades_per_second: float = 2.0
+    """Websockets an address may open a second, on average (a phone opens one, and another
+    when its network blinks; a household behind one router a few)."""
+    upgrade_burst: float = 30.0
+    """Websockets an address may open at once."""
     max_addresses: int = 4096
     """Addresses whose rate is remembered at once (the oldest are forgotten first)."""
     allowed_origins: tuple[str, ...] = ()
@@ -121,6 +126,7 @@ class Guard:
         self.settings = settings
         self._now = now
         self._buckets: OrderedDict[str, TokenBucket] = OrderedDict()
+        self._upgrades: OrderedDict[str, TokenBucket] = OrderedDict()
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         kind = scope["type"]
@@ -147,13 +153,16 @@ class Guard:
         if kind == "websocket":
             # Upgrades share the address's budget, except from this machine: behind a tunnel or
             # proxy every friend arrives from loopback, and one budget would lock them all out.
-            if not _from_loopback(scope) and not self._rate_allowed(scope):
+            if not _from_loopback(scope) and not self._rate_allowed(
+                    scope, self._upgrades, self.settings.upgrades_per_second,
+                    self.settings.upgrade_burst):
                 await send({"type": "websocket.close", "code": 1008,
                             "reason": "too many connections from your address"})
                 return
             await self.app(scope, receive, send)
             return
-        if not self._rate_allowed(scope):
+        if not self._rate_allowed(scope, self._buckets, self.settings.requests_per_second,
+                                  self.settings.request_burst):
             await _answer(send, 429, "too many requests from this address; wait a moment",
                           retry_after=True)
             return
@@ -189,18 +198,18 @@ class Guard:
         name = host_name(host_header)
         return name is not None and name in allowed
 
-    def _rate_allowed(self, scope: Scope) -> bool:
+    def _rate_allowed(self, scope: Scope, buckets: OrderedDict[str, TokenBucket], rate: float,
+                      burst: float) -> bool:
         client = scope.get("client")
         address = str(client[0]) if client else "?"
-        bucket = self._buckets.get(address)
+        bucket = buckets.get(address)
         if bucket is None:
-            bucket = TokenBucket(self.settings.requests_per_second, self.settings.request_burst,
-                                 self._now)
-            self._buckets[address] = bucket
-            while len(self._buckets) > self.settings.max_addresses:
-                self._buckets.popitem(last=False)
+            bucket = TokenBucket(rate, burst, self._now)
+            buckets[address] = bucket
+            while len(buckets) > self.settings.max_addresses:
+                buckets.popitem(last=False)
         else:
-            self._buckets.move_to_end(address)
+            buckets.move_to_end(address)
         return bucket.take()
 
     def _state_change_refusal(self, scope: Scope,

@@ -219,11 +219,11 @@ class Room:
         if len(waiting) >= MAX_UNIDENTIFIED:
             _crowdiest(waiting).finish("crowded", "making room for a newer connection; say "
                                                   "hello sooner")
-        everywhere = [c for room in self.manager.rooms.values() for c in room.connections
-                      if not c.hello and not c.closing]
+        everywhere = self.manager.unidentified  # counted as they come, not by a walk
         if len(everywhere) >= MAX_UNIDENTIFIED_TOTAL:
-            _crowdiest(everywhere).finish("crowded", "making room for a newer connection; "
-                                                     "say hello sooner")
+            oldest = _crowdiest([c for c in everywhere if not c.closing] or list(everywhere))
+            everywhere.discard(oldest)
+            oldest.finish("crowded", "making room for a newer connection; say hello sooner")
         return None
 
     def attach(self, conn: Connection) -> None:
@@ -232,11 +232,13 @@ class Room:
         if observer is not None:
             conn.observe = lambda text: observer(conn, text, self.game)
         self.connections.add(conn)
+        self.manager.unidentified.add(conn)
         self.idle_since = None
 
     async def detach(self, conn: Connection) -> None:
         """A websocket closed."""
         self.connections.discard(conn)
+        self.manager.unidentified.discard(conn)
         conn.closing = True
         conn._wake.set()
         if not self.connections:
@@ -387,6 +389,7 @@ class Room:
             for old in same[:max(0, len(same) - MAX_CONNECTIONS_PER_SEAT + 1)]:
                 old.finish("replaced", "this seat was opened on another device")
         conn.identity, conn.lang, conn.hello = identity, message.lang, True
+        self.manager.unidentified.discard(conn)
         if identity is not None and identity.role == "pending" and identity.request_id:
             conn.seen_status = self.game.requests[identity.request_id].status
         role = identity.role if identity is not None else "spectator"
@@ -736,6 +739,8 @@ class RoomManager:
         self.rate, self.burst = rate, burst
         self.boot = new_id(6)
         self.rooms: dict[str, Room] = {}
+        self.unidentified: set[Connection] = set()
+        """Every connection of the server that has not said hello yet."""
         self.archive: OrderedDict[str, ArchivedTable] = OrderedDict()
         """Tables that left memory, oldest first (:mod:`feltro.server.archive`)."""
         self.lifecycle = lifecycle or Lifecycle()
