@@ -221,7 +221,8 @@ def test_summary_counts_the_corpus_and_results_keeps_the_lines(tmp_path: Path) -
     assert data["winnings"]["compared"] == data["winnings"]["agree"] == HANDHQ_WINNINGS_COMPARED
     # Two OnGame file errors (finishing stacks that contradict its winnings, see test_handhq).
     assert data["finishing_stacks"] == {"compared": 108, "agree": 106}
-    assert data["undetermined_pots"] == HANDHQ_UNDETERMINED_POTS  # one pot per set of contenders (P1)
+    # One undetermined pot per set of contenders (P1).
+    assert data["undetermined_pots"] == HANDHQ_UNDETERMINED_POTS
     assert data["backend"] == "serial"
     assert data["hands_per_second"] > 0
     assert len(out.read_text().splitlines()) == HANDHQ_HANDS

@@ -207,13 +207,12 @@ def replay_site(scaled: ScaledHand, *, rules: Rules = "house") -> SiteOutcome:
                 f"play it as casinos do", rule="D3")
         posts = per_position(scaled.returning_posts, n)
     button_big_blind = n == 2 and base.blinds[1] > base.blinds[0]
-    if button_big_blind:
-        if rules == "house":
-            raise ReplayError(
-                "D6: heads-up the button (p2) posts the big blind "
-                f"(blinds_or_straddles = [{', '.join(_amounts(scaled, base.blinds))}]); the "
-                "house rules have the button post the small blind and act first preflop (D6). "
-                "Replay with --rules casino to play the blinds as they were posted", rule="D6")
+    if button_big_blind and rules == "house":
+        raise ReplayError(
+            "D6: heads-up the button (p2) posts the big blind "
+            f"(blinds_or_straddles = [{', '.join(_amounts(scaled, base.blinds))}]); the "
+            "house rules have the button post the small blind and act first preflop (D6). "
+            "Replay with --rules casino to play the blinds as they were posted", rule="D6")
     unknown = set(scaled.unknown_stacks)
     inferred: list[int] = []
     while True:
