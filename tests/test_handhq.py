@@ -30,7 +30,7 @@ SITES = sorted(HANDHQ.glob("*.phhs"))
 # Pots are counted as a dealer forms them (P1: one pot per set of contenders), so a hand
 # whose cards nobody knows has one undetermined pot, not one per folded player's level.
 EXPECTED: dict[str, tuple[int, int, int, int, dict[str, int]]] = {
-    "absolute.phhs": (247, 207, 20, 0, {"D6": 1}),
+    "absolute.phhs": (309, 262, 22, 0, {"D6": 1}),
     "fulltilt.phhs": (117, 32, 4, 0, {}),
     "ipoker.phhs": (119, 0, 13, 0, {"D3": 1}),
     "ongame.phhs": (108, 106, 0, 2, {"D3": 1}),
