@@ -185,9 +185,9 @@ def test_compressed_files_are_read(tmp_path: Path) -> None:
 
 HANDHQ = DATA / "handhq"
 # The HandHQ sample's figures under --rules casino (test_handhq pins them site by site).
-HANDHQ_HANDS = 1069
+HANDHQ_HANDS = 1107
 HANDHQ_WINNINGS_COMPARED = 571
-HANDHQ_UNDETERMINED_POTS = 50
+HANDHQ_UNDETERMINED_POTS = 53
 # The hands the house rules refuse: a returning player's post (D3), a heads-up button posting
 # the big blind (D6).
 HANDHQ_HOUSE_REFUSED = {"absolute.phhs": [128], "ipoker.phhs": [33], "ongame.phhs": [2],
