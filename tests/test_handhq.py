@@ -32,7 +32,7 @@ SITES = sorted(HANDHQ.glob("*.phhs"))
 EXPECTED: dict[str, tuple[int, int, int, int, dict[str, int]]] = {
     "absolute.phhs": (309, 262, 22, 0, {"D6": 1}),
     "fulltilt.phhs": (324, 79, 9, 1, {}),
-    "ipoker.phhs": (239, 0, 24, 0, {"D3": 5}),
+    "ipoker.phhs": (337, 0, 28, 0, {"D3": 7}),
     "ongame.phhs": (108, 106, 0, 2, {"D3": 1}),
     "partypoker.phhs": (106, 96, 0, 10, {"D3": 1}),
     "pokerstars.phhs": (103, 28, 6, 0, {}),
