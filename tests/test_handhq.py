@@ -33,7 +33,7 @@ EXPECTED: dict[str, tuple[int, int, int, int, dict[str, int]]] = {
     "absolute.phhs": (309, 262, 22, 0, {"D6": 1}),
     "fulltilt.phhs": (324, 79, 9, 1, {}),
     "ipoker.phhs": (337, 0, 28, 0, {"D3": 7}),
-    "ongame.phhs": (108, 106, 0, 2, {"D3": 1}),
+    "ongame.phhs": (224, 219, 0, 4, {"D3": 4}),
     "partypoker.phhs": (106, 96, 0, 10, {"D3": 1}),
     "pokerstars.phhs": (103, 28, 6, 0, {}),
 }
@@ -69,31 +69,53 @@ def test_under_house_rules_the_only_refusals_are_named_site_rules__D3_D6(path: P
     assert summary.replayed == summary.hands - sum(refusals.values())
 
 
-def test_ongame_finishing_stacks_agree_after_the_rake_but_for_two_the_file_gets_wrong() -> None:
+# OnGame hands whose finishing_stacks contradict the file itself (each proved below).
+ONGAME_FILE_ERRORS = [80, 92, 134, 143, 178, 200]
+
+
+def test_ongame_finishing_stacks_agree_after_the_rake_but_where_the_file_is_wrong() -> None:
     summary = _summary(HANDHQ / "ongame.phhs", "casino")
-    assert summary.finishing_compared == 108
-    assert summary.finishing_agree == 106
-    assert summary.disagreements == [f"{HANDHQ / 'ongame.phhs'}[80]: finishing",
-                                     f"{HANDHQ / 'ongame.phhs'}[92]: finishing"]
+    assert summary.finishing_compared == EXPECTED["ongame.phhs"][0]
+    assert summary.finishing_agree == summary.finishing_compared - len(ONGAME_FILE_ERRORS)
+    assert summary.disagreements == [f"{HANDHQ / 'ongame.phhs'}[{hand}]: finishing"
+                                     for hand in ONGAME_FILE_ERRORS]
 
 
-@pytest.mark.parametrize(("hand", "winner", "before_rake", "rake", "loser", "next_hand", "seat"),
-                         [(80, 1, 2224, 3, 2, 84, 0), (92, 2, 2052, 2, 0, 103, 1)])
+@pytest.mark.parametrize(
+    ("hand", "winner", "before_rake", "rake", "loser", "loser_left", "next_hand", "seat"),
+    [(80, 1, 2224, 3, 2, 0, 84, 0), (92, 2, 2052, 2, 0, 0, 103, 1),
+     (134, 3, 3726, 2, 1, 0, 142, 1), (143, 2, 2030, 2, 0, 2704, 144, 1),
+     (200, 1, 2387, 3, 4, 0, 203, 0)])
 def test_the_finishing_stack_disagreements_are_the_files_own_errors(
-        hand: int, winner: int, before_rake: int, rake: int, loser: int, next_hand: int,
-        seat: int) -> None:
-    """In two all-in hands OnGame's finishing_stacks read as if nothing had been won, against
-    the file's own winnings. The replay gives the winner the pot (before rake) and the loser 0;
-    the table's next hand seats the winner with exactly that less the rake the winnings show."""
+        hand: int, winner: int, before_rake: int, rake: int, loser: int, loser_left: int,
+        next_hand: int, seat: int) -> None:
+    """In these all-in hands OnGame's finishing_stacks read as if (almost) nothing had been
+    won, against the file's own winnings. The replay gives the winner the pot (before rake) and
+    the loser what the all-in left them; the table's next hand seats the winner with exactly
+    that less the rake the winnings show."""
     tables = dict(read_tables((HANDHQ / "ongame.phhs").read_text()))
     played = json.loads(replay_file(HANDHQ / "ongame.phhs")[hand - 1].json)
     assert played["finishing_stacks"][winner] == before_rake
-    assert played["finishing_stacks"][loser] == 0
+    assert played["finishing_stacks"][loser] == loser_left
     theirs = tables[str(hand)]["finishing_stacks"]
-    assert theirs[loser] > 0  # the file has the loser keep their chips
+    assert theirs[loser] > loser_left  # the file has the loser keep (nearly) all their chips
     pot = sum(p["amount"] for p in played["pots"])
     assert tables[str(hand)]["winnings"][winner] == pot - rake
     assert tables[str(next_hand)]["starting_stacks"][seat] == before_rake - rake
+
+
+def test_a_split_pot_the_file_writes_no_winnings_for_is_its_own_error() -> None:
+    """OnGame [178]: p3 and p4 show the same hand and split a pot of 445; the file's winnings
+    are all zero, yet its finishing_stacks (and the table's next hand, [179]) give each of them
+    half the pot less a rake of 1.50. The replay splits it evenly, before rake."""
+    tables = dict(read_tables((HANDHQ / "ongame.phhs").read_text()))
+    played = json.loads(replay_file(HANDHQ / "ongame.phhs")[177].json)
+    assert played["pots"] == [{"amount": 445, "eligible": [3, 4], "winners": [3, 4],
+                               "shares": [222.5, 222.5]}]
+    assert played["finishing_stacks"][2:4] == [733.5, 2397.5]
+    assert tables["178"]["winnings"] == [0] * 5
+    assert tables["178"]["finishing_stacks"][2:4] == [732, 2396]
+    assert tables["179"]["starting_stacks"][1:3] == [732, 2396]
 
 
 def test_decimal_stakes_are_played_in_whole_units_and_reported_exactly() -> None:

@@ -185,14 +185,16 @@ def test_compressed_files_are_read(tmp_path: Path) -> None:
 
 HANDHQ = DATA / "handhq"
 # The HandHQ sample's figures under --rules casino (test_handhq pins them site by site).
-HANDHQ_HANDS = 1287
-HANDHQ_WINNINGS_COMPARED = 571
+HANDHQ_HANDS = 1403
+HANDHQ_WINNINGS_COMPARED = 684
+HANDHQ_ONGAME_HANDS = 224  # every OnGame hand has finishing_stacks
+HANDHQ_ONGAME_ERRORS = 6
 HANDHQ_UNDETERMINED_POTS = 65
 # The hands the house rules refuse: a returning player's post (D3), a heads-up button posting
 # the big blind (D6).
 HANDHQ_HOUSE_REFUSED = {"absolute.phhs": [128], "ipoker.phhs": [33, 194, 206, 229, 231, 265, 314],
-                        "ongame.phhs": [2], "partypoker.phhs": [61]}
-HANDHQ_HOUSE_BY_RULE = {"D3": 9, "D6": 1}
+                        "ongame.phhs": [2, 126, 176, 205], "partypoker.phhs": [61]}
+HANDHQ_HOUSE_BY_RULE = {"D3": 12, "D6": 1}
 
 
 def test_a_folder_replays_every_hand_one_line_each_and_fails_on_any_refusal__D3() -> None:
@@ -219,8 +221,9 @@ def test_summary_counts_the_corpus_and_results_keeps_the_lines(tmp_path: Path) -
     assert data["hands_read"] == data["replayed"] == HANDHQ_HANDS
     assert data["refused"] == 0
     assert data["winnings"]["compared"] == data["winnings"]["agree"] == HANDHQ_WINNINGS_COMPARED
-    # Two OnGame file errors (finishing stacks that contradict its winnings, see test_handhq).
-    assert data["finishing_stacks"] == {"compared": 108, "agree": 106}
+    # OnGame's own file errors (finishing stacks that contradict the file, see test_handhq).
+    assert data["finishing_stacks"] == {"compared": HANDHQ_ONGAME_HANDS,
+                                        "agree": HANDHQ_ONGAME_HANDS - HANDHQ_ONGAME_ERRORS}
     # One undetermined pot per set of contenders (P1).
     assert data["undetermined_pots"] == HANDHQ_UNDETERMINED_POTS
     assert data["backend"] == "serial"
