@@ -33,7 +33,7 @@ EXPECTED: dict[str, tuple[int, int, int, int, dict[str, int]]] = {
     "absolute.phhs": (309, 262, 22, 0, {"D6": 1}),
     "fulltilt.phhs": (324, 79, 9, 1, {}),
     "ipoker.phhs": (337, 0, 28, 0, {"D3": 7}),
-    "ongame.phhs": (224, 219, 0, 4, {"D3": 4}),
+    "ongame.phhs": (319, 312, 0, 6, {"D3": 4}),
     "partypoker.phhs": (106, 96, 0, 10, {"D3": 1}),
     "pokerstars.phhs": (103, 28, 6, 0, {}),
 }
@@ -70,7 +70,7 @@ def test_under_house_rules_the_only_refusals_are_named_site_rules__D3_D6(path: P
 
 
 # OnGame hands whose finishing_stacks contradict the file itself (each proved below).
-ONGAME_FILE_ERRORS = [80, 92, 134, 143, 178, 200]
+ONGAME_FILE_ERRORS = [80, 92, 134, 143, 178, 200, 248]
 
 
 def test_ongame_finishing_stacks_agree_after_the_rake_but_where_the_file_is_wrong() -> None:
@@ -85,7 +85,7 @@ def test_ongame_finishing_stacks_agree_after_the_rake_but_where_the_file_is_wron
     ("hand", "winner", "before_rake", "rake", "loser", "loser_left", "next_hand", "seat"),
     [(80, 1, 2224, 3, 2, 0, 84, 0), (92, 2, 2052, 2, 0, 0, 103, 1),
      (134, 3, 3726, 2, 1, 0, 142, 1), (143, 2, 2030, 2, 0, 2704, 144, 1),
-     (200, 1, 2387, 3, 4, 0, 203, 0)])
+     (200, 1, 2387, 3, 4, 0, 203, 0), (248, 2, 2010, 2, 0, 559, 258, 1)])
 def test_the_finishing_stack_disagreements_are_the_files_own_errors(
         hand: int, winner: int, before_rake: int, rake: int, loser: int, loser_left: int,
         next_hand: int, seat: int) -> None:
