@@ -34,7 +34,7 @@ EXPECTED: dict[str, tuple[int, int, int, int, dict[str, int]]] = {
     "fulltilt.phhs": (324, 79, 9, 1, {}),
     "ipoker.phhs": (337, 0, 28, 0, {"D3": 7}),
     "ongame.phhs": (319, 312, 0, 6, {"D3": 4}),
-    "partypoker.phhs": (195, 183, 0, 12, {"D3": 1}),
+    "partypoker.phhs": (278, 260, 0, 18, {"D3": 1}),
     "pokerstars.phhs": (103, 28, 6, 0, {}),
 }
 
