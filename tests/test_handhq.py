@@ -35,7 +35,7 @@ EXPECTED: dict[str, tuple[int, int, int, int, dict[str, int]]] = {
     "ipoker.phhs": (337, 0, 28, 0, {"D3": 7}),
     "ongame.phhs": (319, 312, 0, 6, {"D3": 4}),
     "partypoker.phhs": (278, 260, 0, 18, {"D3": 1}),
-    "pokerstars.phhs": (209, 56, 19, 0, {"D3": 2}),
+    "pokerstars.phhs": (308, 84, 30, 0, {"D3": 3}),
 }
 
 
