@@ -34,7 +34,7 @@ EXPECTED: dict[str, tuple[int, int, int, int, dict[str, int]]] = {
     "fulltilt.phhs": (324, 79, 9, 1, {}),
     "ipoker.phhs": (337, 0, 28, 0, {"D3": 7}),
     "ongame.phhs": (319, 312, 0, 6, {"D3": 4}),
-    "partypoker.phhs": (278, 260, 0, 18, {"D3": 1}),
+    "partypoker.phhs": (300, 281, 0, 19, {"D3": 1}),
     "pokerstars.phhs": (308, 84, 30, 0, {"D3": 3}),
 }
 
