@@ -25,16 +25,17 @@ GOLDEN = Path(__file__).parent / "golden" / "hands"
 SITES = sorted(HANDHQ.glob("*.phhs"))
 
 # What the sample gives, pinned: a change in the data or the replay cannot pass unseen.
-# (hands, winnings compared, undetermined pots, pots settled from winnings, D3 refusals).
+# (hands, winnings compared, undetermined pots, pots settled from winnings, refusals under the
+# house rules by rule: D3 a returning player's post, D6 a heads-up button posting the big blind).
 # Pots are counted as a dealer forms them (P1: one pot per set of contenders), so a hand
 # whose cards nobody knows has one undetermined pot, not one per folded player's level.
-EXPECTED = {
-    "absolute.phhs": (106, 92, 7, 0, 0),
-    "fulltilt.phhs": (117, 32, 4, 0, 0),
-    "ipoker.phhs": (119, 0, 13, 0, 1),
-    "ongame.phhs": (108, 106, 0, 2, 1),
-    "partypoker.phhs": (106, 96, 0, 10, 1),
-    "pokerstars.phhs": (103, 28, 6, 0, 0),
+EXPECTED: dict[str, tuple[int, int, int, int, dict[str, int]]] = {
+    "absolute.phhs": (309, 262, 22, 0, {"D6": 1}),
+    "fulltilt.phhs": (324, 79, 9, 1, {}),
+    "ipoker.phhs": (337, 0, 28, 0, {"D3": 7}),
+    "ongame.phhs": (319, 312, 0, 6, {"D3": 4}),
+    "partypoker.phhs": (300, 281, 0, 19, {"D3": 1}),
+    "pokerstars.phhs": (308, 84, 30, 0, {"D3": 3}),
 }
 
 
@@ -61,38 +62,60 @@ def test_every_hand_replays_under_casino_rules_and_agrees_with_winnings(path: Pa
 
 
 @pytest.mark.parametrize("path", SITES, ids=lambda p: p.stem)
-def test_under_house_rules_the_only_refusal_is_the_dead_blind__D3(path: Path) -> None:
-    *_, dead = EXPECTED[path.name]
+def test_under_house_rules_the_only_refusals_are_named_site_rules__D3_D6(path: Path) -> None:
+    *_, refusals = EXPECTED[path.name]
     summary = _summary(path, "house")
-    assert dict(summary.refused) == ({"D3": dead} if dead else {})
-    assert summary.replayed == summary.hands - dead
+    assert dict(summary.refused) == refusals
+    assert summary.replayed == summary.hands - sum(refusals.values())
 
 
-def test_ongame_finishing_stacks_agree_after_the_rake_but_for_two_the_file_gets_wrong() -> None:
+# OnGame hands whose finishing_stacks contradict the file itself (each proved below).
+ONGAME_FILE_ERRORS = [80, 92, 134, 143, 178, 200, 248]
+
+
+def test_ongame_finishing_stacks_agree_after_the_rake_but_where_the_file_is_wrong() -> None:
     summary = _summary(HANDHQ / "ongame.phhs", "casino")
-    assert summary.finishing_compared == 108
-    assert summary.finishing_agree == 106
-    assert summary.disagreements == [f"{HANDHQ / 'ongame.phhs'}[80]: finishing",
-                                     f"{HANDHQ / 'ongame.phhs'}[92]: finishing"]
+    assert summary.finishing_compared == EXPECTED["ongame.phhs"][0]
+    assert summary.finishing_agree == summary.finishing_compared - len(ONGAME_FILE_ERRORS)
+    assert summary.disagreements == [f"{HANDHQ / 'ongame.phhs'}[{hand}]: finishing"
+                                     for hand in ONGAME_FILE_ERRORS]
 
 
-@pytest.mark.parametrize(("hand", "winner", "before_rake", "rake", "loser", "next_hand", "seat"),
-                         [(80, 1, 2224, 3, 2, 84, 0), (92, 2, 2052, 2, 0, 103, 1)])
+@pytest.mark.parametrize(
+    ("hand", "winner", "before_rake", "rake", "loser", "loser_left", "next_hand", "seat"),
+    [(80, 1, 2224, 3, 2, 0, 84, 0), (92, 2, 2052, 2, 0, 0, 103, 1),
+     (134, 3, 3726, 2, 1, 0, 142, 1), (143, 2, 2030, 2, 0, 2704, 144, 1),
+     (200, 1, 2387, 3, 4, 0, 203, 0), (248, 2, 2010, 2, 0, 559, 258, 1)])
 def test_the_finishing_stack_disagreements_are_the_files_own_errors(
-        hand: int, winner: int, before_rake: int, rake: int, loser: int, next_hand: int,
-        seat: int) -> None:
-    """In two all-in hands OnGame's finishing_stacks read as if nothing had been won, against
-    the file's own winnings. The replay gives the winner the pot (before rake) and the loser 0;
-    the table's next hand seats the winner with exactly that less the rake the winnings show."""
+        hand: int, winner: int, before_rake: int, rake: int, loser: int, loser_left: int,
+        next_hand: int, seat: int) -> None:
+    """In these all-in hands OnGame's finishing_stacks read as if (almost) nothing had been
+    won, against the file's own winnings. The replay gives the winner the pot (before rake) and
+    the loser what the all-in left them; the table's next hand seats the winner with exactly
+    that less the rake the winnings show."""
     tables = dict(read_tables((HANDHQ / "ongame.phhs").read_text()))
     played = json.loads(replay_file(HANDHQ / "ongame.phhs")[hand - 1].json)
     assert played["finishing_stacks"][winner] == before_rake
-    assert played["finishing_stacks"][loser] == 0
+    assert played["finishing_stacks"][loser] == loser_left
     theirs = tables[str(hand)]["finishing_stacks"]
-    assert theirs[loser] > 0  # the file has the loser keep their chips
+    assert theirs[loser] > loser_left  # the file has the loser keep (nearly) all their chips
     pot = sum(p["amount"] for p in played["pots"])
     assert tables[str(hand)]["winnings"][winner] == pot - rake
     assert tables[str(next_hand)]["starting_stacks"][seat] == before_rake - rake
+
+
+def test_a_split_pot_the_file_writes_no_winnings_for_is_its_own_error() -> None:
+    """OnGame [178]: p3 and p4 show the same hand and split a pot of 445; the file's winnings
+    are all zero, yet its finishing_stacks (and the table's next hand, [179]) give each of them
+    half the pot less a rake of 1.50. The replay splits it evenly, before rake."""
+    tables = dict(read_tables((HANDHQ / "ongame.phhs").read_text()))
+    played = json.loads(replay_file(HANDHQ / "ongame.phhs")[177].json)
+    assert played["pots"] == [{"amount": 445, "eligible": [3, 4], "winners": [3, 4],
+                               "shares": [222.5, 222.5]}]
+    assert played["finishing_stacks"][2:4] == [733.5, 2397.5]
+    assert tables["178"]["winnings"] == [0] * 5
+    assert tables["178"]["finishing_stacks"][2:4] == [732, 2396]
+    assert tables["179"]["starting_stacks"][1:3] == [732, 2396]
 
 
 def test_decimal_stakes_are_played_in_whole_units_and_reported_exactly() -> None:
@@ -203,6 +226,39 @@ def test_a_post_of_the_big_blind_is_live_under_casino_rules__D3() -> None:
     assert sum(pot["amount"] for pot in played["pots"]) == 55
 
 
+BUTTON_BIG_BLIND = """\
+variant = 'NT'
+ante_trimming_status = false
+antes = [0, 0]
+blinds_or_straddles = [1, 0.50]
+min_bet = 1
+starting_stacks = [40, 50]
+actions = ['d dh p1 ????', 'd dh p2 ????', 'p1 cc', 'p2 cc', 'd db 7hTdQh', 'p1 cbr 2', 'p2 f']
+"""
+
+
+def test_a_button_that_posts_the_big_blind_heads_up_is_refused_under_house_rules__D6() -> None:
+    """Absolute Poker [128]: the table falls to two players and the button posts the big blind
+    (``[1, 0.50]``, applied reversed); p1, who posted the small blind, folds first."""
+    refused = json.loads(replay_file(HANDHQ / "absolute.phhs")[127].json)
+    assert refused["action"] is None
+    assert refused["error"].startswith("D6: heads-up the button (p2) posts the big blind")
+    assert "--rules casino" in refused["error"]
+
+
+def test_a_button_that_posts_the_big_blind_heads_up_plays_as_posted_under_casino_rules__D6(
+        ) -> None:
+    played = json.loads(replay_file(HANDHQ / "absolute.phhs", "casino")[127].json)
+    # p1's 0.50 folded; p2's uncalled 0.50 comes back: the file's winnings [0, 1.50].
+    assert played["finishing_stacks"] == [42.9, 406.25]
+    assert played["pots"] == [{"amount": 1, "eligible": [2], "winners": [2], "shares": [1]}]
+    # p1, after the big blind, acts first preflop and after the flop; p2 may not act first.
+    flop = json.loads(replay_text(BUTTON_BIG_BLIND, "x", bulk=False, rules="casino")[0].json)
+    assert flop["finishing_stacks"] == [41, 49]
+    early = BUTTON_BIG_BLIND.replace("'p1 cc', 'p2 cc'", "'p2 cc', 'p1 cc'")
+    assert "B2" in json.loads(replay_text(early, "x", bulk=False, rules="casino")[0].json)["error"]
+
+
 CORRUPTIONS = {
     3: ("min_bet = 1\n", "min_bet = 0\n"),
     7: ("starting_stacks = [80.60, 197, 201.30]", "starting_stacks = [80.60, 0, 201.30]"),
@@ -223,7 +279,7 @@ def test_one_corrupted_hand_affects_only_itself(tmp_path: Path) -> None:
     broken.write_text("\n[".join(sections))
     good = replay_file(HANDHQ / "absolute.phhs")
     bad = replay_file(broken)
-    assert len(bad) == len(good) == 106
+    assert len(bad) == len(good) == EXPECTED["absolute.phhs"][0]
     for number, (before, after) in enumerate(zip(good, bad, strict=True), 1):
         if number in CORRUPTIONS:
             assert not after.ok, number

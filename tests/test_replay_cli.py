@@ -184,16 +184,28 @@ def test_compressed_files_are_read(tmp_path: Path) -> None:
 
 
 HANDHQ = DATA / "handhq"
+# The HandHQ sample's figures under --rules casino (test_handhq pins them site by site).
+HANDHQ_HANDS = 1897
+HANDHQ_WINNINGS_COMPARED = 1018
+HANDHQ_ONGAME_HANDS = 319  # every OnGame hand has finishing_stacks
+HANDHQ_ONGAME_ERRORS = 7
+HANDHQ_UNDETERMINED_POTS = 89
+# The hands the house rules refuse: a returning player's post (D3), a heads-up button posting
+# the big blind (D6).
+HANDHQ_HOUSE_REFUSED = {"absolute.phhs": [128], "ipoker.phhs": [33, 194, 206, 229, 231, 265, 314],
+                        "ongame.phhs": [2, 126, 176, 205], "partypoker.phhs": [61],
+                        "pokerstars.phhs": [110, 206, 298]}
+HANDHQ_HOUSE_BY_RULE = {"D3": 15, "D6": 1}
 
 
 def test_a_folder_replays_every_hand_one_line_each_and_fails_on_any_refusal__D3() -> None:
     code, lines = run(HANDHQ)
-    assert code == 1  # two dead blinds under the house rules
-    assert len(lines) == 659
+    assert code == 1  # returning players' posts (D3) and a button's big blind (D6)
+    assert len(lines) == HANDHQ_HANDS
     errors = [line for line in lines if '"error"' in line]
     assert [line.split("\t")[0] for line in errors] == [
-        f"{HANDHQ / 'ipoker.phhs'}[33]", f"{HANDHQ / 'ongame.phhs'}[2]",
-        f"{HANDHQ / 'partypoker.phhs'}[61]"]
+        f"{HANDHQ / site}[{table}]" for site, tables in HANDHQ_HOUSE_REFUSED.items()
+        for table in tables]
     code, lines = run(HANDHQ / "ongame.phhs")
     assert code == 1
     result = runner.invoke(app, ["replay", "--rules", "casino", str(HANDHQ / "ongame.phhs")])
@@ -207,23 +219,25 @@ def test_summary_counts_the_corpus_and_results_keeps_the_lines(tmp_path: Path) -
                                  "--results", str(out), str(HANDHQ)])
     assert result.exit_code == 0, result.output
     data = json.loads(result.stdout)
-    assert data["hands_read"] == data["replayed"] == 659
+    assert data["hands_read"] == data["replayed"] == HANDHQ_HANDS
     assert data["refused"] == 0
-    assert data["winnings"]["compared"] == data["winnings"]["agree"] == 354
-    # Two OnGame file errors (finishing stacks that contradict its winnings, see test_handhq).
-    assert data["finishing_stacks"] == {"compared": 108, "agree": 106}
-    assert data["undetermined_pots"] == 30  # one pot per set of contenders (P1)
+    assert data["winnings"]["compared"] == data["winnings"]["agree"] == HANDHQ_WINNINGS_COMPARED
+    # OnGame's own file errors (finishing stacks that contradict the file, see test_handhq).
+    assert data["finishing_stacks"] == {"compared": HANDHQ_ONGAME_HANDS,
+                                        "agree": HANDHQ_ONGAME_HANDS - HANDHQ_ONGAME_ERRORS}
+    # One undetermined pot per set of contenders (P1).
+    assert data["undetermined_pots"] == HANDHQ_UNDETERMINED_POTS
     assert data["backend"] == "serial"
     assert data["hands_per_second"] > 0
-    assert len(out.read_text().splitlines()) == 659
+    assert len(out.read_text().splitlines()) == HANDHQ_HANDS
 
 
-def test_summary_counts_refusals_by_rule__D3() -> None:
+def test_summary_counts_refusals_by_rule__D3_D6() -> None:
     result = runner.invoke(app, ["replay", "--summary", "--workers", "1", str(HANDHQ)])
     assert result.exit_code == 1
     data = json.loads(result.stdout)
-    assert data["refused_by_rule"] == {"D3": 3}
-    assert data["replayed"] == 656
+    assert data["refused_by_rule"] == HANDHQ_HOUSE_BY_RULE
+    assert data["replayed"] == HANDHQ_HANDS - sum(HANDHQ_HOUSE_BY_RULE.values())
 
 
 def test_an_unknown_rule_set_is_refused_in_the_users_language() -> None:

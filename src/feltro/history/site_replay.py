@@ -20,6 +20,13 @@ what data recorded at one seat of an online site needs:
   as that player's bet, who keeps the option, as PartyPoker's ``-10`` at 5/10, confirmed to the
   cent by its winnings) and the rest dead. The big blind stays where it was: the player after
   it acts first.
+
+  Heads-up, a history whose button posts the big blind (Absolute Poker, when a table falls to
+  two players and the player who just paid the big blind would otherwise pay it again:
+  ``blinds_or_straddles = [1, 0.50]``, applied reversed as PHH does) is refused under the house
+  rules, whose button always posts the small blind and acts first preflop (D6); ``casino``
+  plays it as the blinds were posted: the player after the big blind (``p1``) acts first
+  preflop, and after the flop too.
 * **Unknown stacks** (``inf``, every iPoker hand): played as deeper than anything the hand could
   bet; their finishing stacks are unknown (``None``). When the history then skips such a
   player (they had gone all-in), the stack is taken as what they had put in by their last call
@@ -199,11 +206,20 @@ def replay_site(scaled: ScaledHand, *, rules: Rules = "house") -> SiteOutcome:
                 f"post only the small and the big blind (D3). Replay with --rules casino to "
                 f"play it as casinos do", rule="D3")
         posts = per_position(scaled.returning_posts, n)
+    button_big_blind = n == 2 and base.blinds[1] > base.blinds[0]
+    if button_big_blind and rules == "house":
+        raise ReplayError(
+            "D6: heads-up the button (p2) posts the big blind "
+            f"(blinds_or_straddles = [{', '.join(_amounts(scaled, base.blinds))}]); the "
+            "house rules have the button post the small blind and act first preflop (D6). "
+            "Replay with --rules casino to play the blinds as they were posted", rule="D6")
     unknown = set(scaled.unknown_stacks)
     inferred: list[int] = []
     while True:
         # The posts go on last: HandConfig.replace would move a live post's big blind.
         config = base if posts is None else _with_posts(base, posts)
+        if button_big_blind:
+            config = _button_big_blind(config)
         try:
             hand = _play(config, record, unknown - set(inferred))
         except _AllInError as exc:
@@ -273,6 +289,20 @@ def _with_posts(config: HandConfig, posts: tuple[int, ...]) -> HandConfig:
         plan = dataclasses.replace(changed._plan, big_blind_position=bb,
                                    first_preflop=(bb + 1) % len(posts))
         object.__setattr__(changed, "_plan", plan)
+    return changed
+
+
+def _amounts(scaled: ScaledHand, blinds: tuple[int, ...]) -> list[str]:
+    """The record's heads-up blinds as it writes them (PHH order: reversed from the engine's)."""
+    return [str(exact_number(scaled.units(b))) for b in reversed(blinds)]
+
+
+def _button_big_blind(config: HandConfig) -> HandConfig:
+    """Heads-up *config* whose button (position 1) posted the big blind, played as posted:
+    position 0, after the big blind, acts first preflop (and, as always, after the flop)."""
+    plan = dataclasses.replace(config._plan, big_blind_position=1, first_preflop=0)
+    changed = config.replace()
+    object.__setattr__(changed, "_plan", plan)
     return changed
 
 
