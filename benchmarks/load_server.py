@@ -18,10 +18,11 @@ CPU and memory from ``/proc``. Then it stops the server and writes
 ``benchmarks/results/server_load.md``. It stops by itself: a hard deadline covers every phase.
 
 Goal (issue 6): p99 under 50 ms with 100 tables on a 2-core machine. Under attack (issue 11):
-``--attackers N`` keeps N websockets per table open that never say hello (each one, dropped by
-the server's hello deadline, comes straight back), and ``--deaf M`` keeps M spectators per table
-that never read a frame (each reconnects when dropped): p99 paced under 50 ms and the server
-under 300 MiB. ``--pin`` runs the server on core 0 and the load on core 1.
+``--attackers N`` keeps N idle websockets open that never say hello (spread over the tables,
+from one stranger's address per table; each comes back 2 s after the server drops or refuses
+it; ``--attackers-per-table`` makes it N at every table), and ``--deaf M`` keeps M spectators per
+table that never read a frame (each reconnects when dropped): p99 paced under 50 ms and the
+server under 300 MiB. ``--pin`` runs the server on core 0 and the load on core 1.
 """
 
 from __future__ import annotations
@@ -349,7 +350,7 @@ async def stranger(ws_url: str, address: str, metrics: Metrics, stop: asyncio.Ev
         finally:
             if writer is not None:
                 writer.close()
-        await asyncio.sleep(1.0)
+        await asyncio.sleep(2.0)
 
 
 # --- the run --------------------------------------------------------------------------------
@@ -365,6 +366,7 @@ def _percentile(values: Sequence[float], q: float) -> float:
 
 async def run_load(tables: int, players: int, seconds: float, warmup: float,
                    think: tuple[float, float], seed: int, attackers: int = 0, deaf: int = 0,
+                   per_table: bool = False,
                    server_cpu: int | None = None) -> dict[str, Any]:
     rng = random.Random(seed)
     load_before = os.getloadavg()[0]
@@ -395,9 +397,11 @@ async def run_load(tables: int, players: int, seconds: float, warmup: float,
             for n, (run, _) in enumerate(seated):
                 ws_url = f"ws://127.0.0.1:{server.port}/ws/{run.table_id}"
                 address = f"127.0.{1 + n // 250}.{2 + n % 250}"
+                idle = (attackers if per_table
+                        else attackers // len(seated) + (n < attackers % len(seated)))
                 tasks.extend(asyncio.create_task(stranger(ws_url, address, metrics, stop,
                                                           deaf=False))
-                             for _ in range(attackers))
+                             for _ in range(idle))
                 tasks.extend(asyncio.create_task(stranger(ws_url, address, metrics, stop,
                                                           deaf=True))
                              for _ in range(deaf))
@@ -431,7 +435,8 @@ async def run_load(tables: int, players: int, seconds: float, warmup: float,
         "server_cpu": (cpu1 - cpu0) / span, "client_cpu": client_cpu / span,
         "rss": rss, "rss_max_sampled": max(rss_samples or [rss]), "peak": peak,
         "load": (load_before, os.getloadavg()[0]),
-        "attackers": attackers, "deaf": deaf, "attacker_connects": metrics.attacker_connects,
+        "attackers": attackers * (len(seated) if per_table else 1), "deaf": deaf,
+        "attacker_connects": metrics.attacker_connects,
         "deaf_connects": metrics.deaf_connects, "server_cpu_pin": server_cpu,
         "deal_gaps": metrics.deal_gaps, "contributions": metrics.contributions,
         "late_contributions": metrics.late_contributions,
@@ -468,8 +473,8 @@ def sections(result: dict[str, Any], label: str, goal_ms: float = 50.0) -> list[
          "every action is committed to SQLite (WAL, synchronous=FULL) before any client "
          "hears of it; untimed tables",
          f"setup (create tables, join, accept, start): {result['setup']:.1f} s",
-         (f"under attack: {result['attackers']} idle sockets (never saying hello) and "
-          f"{result['deaf']} never-reading spectators per table, reconnecting when dropped "
+         (f"under attack: {result['attackers']} idle sockets in all (never saying hello) and "
+          f"{result['deaf']} never-reading spectators per table, back 2 s after a drop "
           f"({result['attacker_connects']:,} idle and {result['deaf_connects']:,} deaf "
           f"connections opened)") if result["attackers"] or result["deaf"]
          else "no attackers",
@@ -518,7 +523,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--stress", action="store_true",
                         help="then a second run with clients thinking 0.02-0.1 s (headroom)")
     parser.add_argument("--attackers", type=int, default=0,
-                        help="idle sockets per table that never say hello")
+                        help="idle sockets that never say hello, spread over the tables")
+    parser.add_argument("--attackers-per-table", action="store_true",
+                        help="--attackers at every table instead of in all")
     parser.add_argument("--deaf", type=int, default=0,
                         help="spectators per table that never read a frame")
     parser.add_argument("--pin", action="store_true",
@@ -540,7 +547,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     for label, think in scenarios:
         result = asyncio.run(asyncio.wait_for(
             run_load(args.tables, args.players, args.seconds, args.warmup, think, args.seed,
-                     args.attackers, args.deaf, server_cpu),
+                     args.attackers, args.deaf, args.attackers_per_table, server_cpu),
             timeout=budget))
         for section in sections(result, label):
             print_section(section)
