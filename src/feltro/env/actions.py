@@ -15,6 +15,7 @@ is always legal (the engine allows it even when checking is free, B3).
 
 from __future__ import annotations
 
+from abc import ABC, abstractmethod
 from collections.abc import Sequence
 
 import numpy as np
@@ -41,22 +42,22 @@ def legal_info(legal: LegalActions) -> dict[str, object]:
             "max_raise_to": legal.max_raise_to}
 
 
-class ActionCodec:
+class ActionCodec(ABC):
     """The common part of both encodings."""
 
     size: int
     """How many action numbers there are (``Discrete(size)``)."""
 
+    @abstractmethod
     def mask(self, legal: LegalActions) -> Mask:
         """1 for each legal action number, 0 elsewhere (all 0 when nobody is to act)."""
-        raise NotImplementedError
 
+    @abstractmethod
     def decode(self, action: int, legal: LegalActions, pot: int, current_bet: int) -> Action:
         """The engine action for *action* (*pot* and *current_bet* as the hand has them now).
 
         :raises IllegalActionError: for a number outside the space or one the rules refuse now.
         """
-        raise NotImplementedError
 
     def _bad(self, action: object) -> IllegalActionError:
         return IllegalActionError(Refusal("B3", "not-in-space", {"size": self.size}),
