@@ -24,7 +24,13 @@ from feltro.i18n import check_language, t
 from feltro.remote import words
 from feltro.remote.client import Phase, RemoteSeat
 from feltro.tui.app import MIN_SIZE
-from feltro.tui.screens import RulesScreen, SeriesOverScreen, StandingsScreen, TooSmallScreen
+from feltro.tui.screens import (
+    RulesScreen,
+    SeriesOverScreen,
+    StandingsScreen,
+    TooSmallScreen,
+    guard_size,
+)
 
 __all__ = ["JoinApp"]
 
@@ -92,16 +98,8 @@ class JoinApp(App[str]):
         """The terminal game's guard: below 80x24 a message asks for a bigger window."""
         if not self.table_screen.is_mounted:
             return  # a resize may come before the table is up: on_mount checks again
-        small = width < MIN_SIZE[0] or height < MIN_SIZE[1]
-        if small and self._too_small is None:
-            self._too_small = TooSmallScreen(self.lang, (width, height), MIN_SIZE)
-            self.push_screen(self._too_small)
-        elif small and self._too_small is not None:
-            self._too_small.update_size((width, height))
-        elif not small and self._too_small is not None:
-            screen, self._too_small = self._too_small, None
-            if self.screen is screen:
-                self.pop_screen()
+        self._too_small = guard_size(self, self._too_small, self.lang, (width, height),
+                                     MIN_SIZE)
 
     async def on_unmount(self) -> None:
         self.seat.stop()

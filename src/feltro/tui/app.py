@@ -27,7 +27,7 @@ from textual.screen import Screen
 
 from feltro.i18n import check_language, t
 from feltro.session import Session
-from feltro.tui.screens import QuitScreen, TooSmallScreen
+from feltro.tui.screens import QuitScreen, TooSmallScreen, guard_size
 from feltro.tui.table import TableScreen
 
 __all__ = ["MIN_SIZE", "PlayApp"]
@@ -120,13 +120,5 @@ class PlayApp(App[None]):
     def _check_size(self, width: int, height: int) -> None:
         if not self._table_up:
             return
-        small = width < MIN_SIZE[0] or height < MIN_SIZE[1]
-        if small and self._too_small is None:
-            self._too_small = TooSmallScreen(self.lang, (width, height), MIN_SIZE)
-            self.push_screen(self._too_small)
-        elif small and self._too_small is not None:
-            self._too_small.update_size((width, height))
-        elif not small and self._too_small is not None:
-            screen, self._too_small = self._too_small, None
-            if self.screen is screen:
-                self.pop_screen()
+        self._too_small = guard_size(self, self._too_small, self.lang, (width, height),
+                                     MIN_SIZE)

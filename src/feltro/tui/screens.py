@@ -8,12 +8,12 @@ Each takes what it shows when it is made and answers a few keys; the table scree
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from rich.console import Group, RenderableType
 from rich.text import Text
 from textual import events
-from textual.app import ComposeResult
+from textual.app import App, ComposeResult
 from textual.containers import Vertical, VerticalScroll
 from textual.screen import ModalScreen, Screen
 from textual.widgets import Static
@@ -33,6 +33,7 @@ __all__ = [
     "ShowdownScreen",
     "StandingsScreen",
     "TooSmallScreen",
+    "guard_size",
 ]
 
 
@@ -263,3 +264,22 @@ class TooSmallScreen(Screen[None]):
         event.stop()
         if event.key in ("q", "ctrl+c"):
             self.app.exit()
+
+
+def guard_size(app: App[Any], shown: TooSmallScreen | None, lang: str, size: tuple[int, int],
+               needed: tuple[int, int]) -> TooSmallScreen | None:
+    """Show, update or take away the too-small message for a terminal of *size*; returns the
+    message screen now shown (``None`` once the terminal is big enough). Every Textual app of
+    feltro (the game, the table client) guards its size with this."""
+    small = size[0] < needed[0] or size[1] < needed[1]
+    if small and shown is None:
+        shown = TooSmallScreen(lang, size, needed)
+        app.push_screen(shown)
+        return shown
+    if small:
+        assert shown is not None
+        shown.update_size(size)
+        return shown
+    if shown is not None and app.screen is shown:
+        app.pop_screen()
+    return None
