@@ -17,6 +17,7 @@ and Q quit work in every mode.
 
 from __future__ import annotations
 
+import functools
 from typing import TYPE_CHECKING
 
 from rich.console import Group
@@ -326,7 +327,7 @@ class TableScreen(Screen[None]):
         """Show *reason*; *rule* is the rule it cites (as data, never read from the words)."""
         if reason:
             self.message = Text(reason, style="bold red")
-            cited = rule if rule in _KNOWN_RULES else None
+            cited = rule if rule in _known_rules() else None
             self._cited = (self.message, cited)
             if cited is not None:
                 self.message.append("  " + t("rules.open_hint", self.lang, rule=cited),
@@ -346,7 +347,7 @@ class TableScreen(Screen[None]):
         if self.mode != "act" or self._my_view() is None:
             return None
         rule = _rule_of(self.session.legal(), "raise")
-        return rule if rule in _KNOWN_RULES else None
+        return rule if rule in _known_rules() else None
 
     def _play(self, action: Action) -> None:
         seat = self.session.human_to_act
@@ -476,13 +477,12 @@ class TableScreen(Screen[None]):
         return keys
 
 
+@functools.cache
 def _known_rules() -> frozenset[str]:
+    """The rule ids the rules document defines (read once, when a refusal first cites one)."""
     from feltro.rules import RULE_IDS
 
     return frozenset(RULE_IDS)
-
-
-_KNOWN_RULES = _known_rules()
 
 
 def _rule_of(legal: LegalActions, kind: str) -> str | None:
