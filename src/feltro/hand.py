@@ -57,6 +57,7 @@ from feltro.legal import (
     LegalActions,
     check_refusal,
     raise_refusal,
+    raise_size_refusal,
     seat_name,
 )
 from feltro.pots import Pot, uncalled
@@ -475,7 +476,9 @@ class Hand(HandState):
                                              self._full_inc, self._bets[p] + self._stacks[p])
             raise IllegalActionError(refusal, message, position=p)
         if to < low or to > high:
-            refusal, message = self._raise_size_refusal(p, to, low, high)
+            refusal, message = raise_size_refusal(
+                self._structure == FIXED_LIMIT_CODE, p, to, low, high, self._to_match,
+                self._bets[p] + self._stacks[p])
             raise IllegalActionError(refusal, message, position=p)
         stacks = self._stacks
         chips = to - self._bets[p]
@@ -498,33 +501,6 @@ class Hand(HandState):
             self._active -= 1
         self._events.append(ActionTaken(p, action if type(to) is int else Raise(to),
                                         STREETS[self._street], chips, all_in))
-
-    def _raise_size_refusal(self, p: int, to: int, low: int, high: int) -> tuple[Refusal, str]:
-        """``(refusal, sentence)`` for a raise to *to* outside ``low..high``."""
-        fixed = self._structure == FIXED_LIMIT_CODE
-        rule = "B10" if fixed else "B6"
-        if to <= 0:
-            return (Refusal(rule, "not-positive", {"to": to}),
-                    f"raise to {to} is not a positive number of chips")
-        current = self._to_match
-        if to <= current:
-            return (Refusal(rule, "not-a-raise", {"to": to, "current_bet": current,
-                                                  "min_to": low}),
-                    f"raise to {to} does not raise the current bet of {current}: "
-                    f"call, or raise to at least {low}")
-        reach = self._bets[p] + self._stacks[p]
-        if fixed:
-            return (Refusal(rule, "fixed-size", {"to": to, "raise_to": low}),
-                    f"fixed-limit: {seat_name(p)} may only raise to {low}, not {to}")
-        if to > reach:
-            return (Refusal(rule, "above-stack", {"to": to, "reach": reach}),
-                    f"raise to {to} is more than {seat_name(p)} has: at most {reach} "
-                    f"(all-in)")
-        if to > high:
-            return (Refusal(rule, "above-pot-limit", {"to": to, "max_to": high}),
-                    f"pot-limit: raise to {to} is above the pot limit of {high}")
-        return (Refusal(rule, "below-min", {"to": to, "min_to": low}),
-                f"raise to {to} is below the minimum raise to {low}")
 
     def _turn_error(self, position: int | None) -> IllegalActionError:
         if position is not None:

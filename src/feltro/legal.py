@@ -52,6 +52,33 @@ def raise_refusal(
             "the betting is capped: four bets this round (fixed-limit)")
 
 
+def raise_size_refusal(fixed: bool, position: int, to: int, low: int, high: int,
+                       current_bet: int, reach: int) -> tuple[Refusal, str]:
+    """``(refusal, sentence)`` for a raise to *to* outside the open range ``low..high``
+    (*fixed*: fixed-limit, B10; else B6); *reach* is the most the player's bet can become."""
+    rule = "B10" if fixed else "B6"
+    if to <= 0:
+        return (Refusal(rule, "not-positive", {"to": to}),
+                f"raise to {to} is not a positive number of chips")
+    if to <= current_bet:
+        return (Refusal(rule, "not-a-raise", {"to": to, "current_bet": current_bet,
+                                              "min_to": low}),
+                f"raise to {to} does not raise the current bet of {current_bet}: "
+                f"call, or raise to at least {low}")
+    who = seat_name(position)
+    if fixed:
+        return (Refusal(rule, "fixed-size", {"to": to, "raise_to": low}),
+                f"fixed-limit: {who} may only raise to {low}, not {to}")
+    if to > reach:
+        return (Refusal(rule, "above-stack", {"to": to, "reach": reach}),
+                f"raise to {to} is more than {who} has: at most {reach} (all-in)")
+    if to > high:
+        return (Refusal(rule, "above-pot-limit", {"to": to, "max_to": high}),
+                f"pot-limit: raise to {to} is above the pot limit of {high}")
+    return (Refusal(rule, "below-min", {"to": to, "min_to": low}),
+            f"raise to {to} is below the minimum raise to {low}")
+
+
 def check_refusal(position: int, owed: int) -> tuple[Refusal, str]:
     """``(refusal, sentence)`` for a check while chips are owed."""
     return (Refusal("B3", "owes", {"owed": owed}),
