@@ -335,21 +335,16 @@ def test_bad_settings_are_refused__G1() -> None:
 
 # ---------------------------------------------------------------- batched and single-agent
 
-def test_vector_env_matches_single_tables() -> None:
-    tables = vector_env(5, players=4, seed=4, keep_phh=True)
-    obs, mask, to_act = tables.reset()
-    assert obs.shape == (5, tables.obs_size)
-    assert mask.shape == (5, tables.num_actions)
+def test_vector_env_series_tables_replay__G3() -> None:
+    # One-hand episodes are checked in tests/test_env_batch.py; series use PokerGame tables.
+    tables = vector_env(3, players=3, episode="series", max_hands=30, seed=4, keep_phh=True)
+    obs, mask, _ = tables.reset()
+    assert obs.shape == (3, tables.obs_size)
     rng = np.random.default_rng(4)
-    totals = np.zeros((5, 4))
     finished = 0
-    for _ in range(400):
+    for _ in range(300):
         actions = np.array([rng.choice(np.flatnonzero(row)) for row in mask])
-        expected = [game.observation(int(a)) for game, a in zip(tables.games, to_act,
-                                                                  strict=True)]
-        assert np.array_equal(obs, np.stack(expected))
-        obs, mask, rewards, _, to_act, infos = tables.step(actions)
-        totals += rewards
+        obs, mask, rewards, _, _to_act, infos = tables.step(actions)
         for info in infos:
             for text in info.get("phh", []):
                 replay(loads(text))

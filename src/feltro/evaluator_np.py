@@ -21,7 +21,7 @@ from feltro import _evaltables as tables_module
 from feltro.cards import format_cards
 from feltro.errors import CardError
 
-__all__ = ["evaluate_many", "strengths_from_keys"]
+__all__ = ["evaluate_many", "key_tables", "strengths_from_keys"]
 
 _CHUNK: Final = 1 << 15  # rows per pass: keeps every temporary in cache
 
@@ -47,6 +47,13 @@ class _VectorTables:
 @cache
 def _tables() -> _VectorTables:
     return _VectorTables()
+
+
+def key_tables() -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]:
+    """The additive keys A and B of every card id (arrays of 52), for callers that sum them
+    themselves (:func:`strengths_from_keys`)."""
+    t = _tables()
+    return t.key_a, t.key_b
 
 
 def strengths_from_keys(

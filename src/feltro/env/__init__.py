@@ -34,7 +34,7 @@ if TYPE_CHECKING:
     from feltro.env.aec import PokerAEC
     from feltro.env.parallel import PokerParallel
     from feltro.env.single import SingleAgentEnv
-    from feltro.env.vector import VectorEnv
+    from feltro.env.vector import SeriesVectorEnv, VectorEnv
 
 __all__ = [
     "DEFAULT_FRACTIONS",
@@ -77,8 +77,9 @@ def single_agent_env(*, opponents: Sequence[str | Bot] | str = "rules", agent: i
 
 
 def vector_env(num_tables: int, *, seed: int | None = None, keep_phh: bool = False,
-               **settings: Any) -> VectorEnv:
-    """*num_tables* tables stepped together (see :mod:`feltro.env.vector`)."""
-    from feltro.env.vector import VectorEnv
+               **settings: Any) -> VectorEnv | SeriesVectorEnv:
+    """*num_tables* tables stepped together (see :mod:`feltro.env.vector`): the array engine
+    for one-hand episodes, a loop over :class:`PokerGame` tables for series."""
+    from feltro.env.vector import make_vector_env
 
-    return VectorEnv(num_tables, EnvConfig(**settings), seed, keep_phh=keep_phh)
+    return make_vector_env(num_tables, EnvConfig(**settings), seed, keep_phh=keep_phh)

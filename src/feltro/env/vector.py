@@ -4,7 +4,7 @@ Each call of :meth:`VectorEnv.step` takes one action number per table (for that 
 to act) and returns arrays with one row per table:
 
 * ``obs``: ``float32 [tables, obs_size]``, the observation of the agent now to act (layout in
-  :mod:`feltro.env.game`);
+  :mod:`feltro.env.game`, the same numbers as :meth:`PokerGame.observation`);
 * ``mask``: ``int8 [tables, actions]``, its exact action mask;
 * ``rewards``: ``float32 [tables, players]``, chips won or lost by every agent in hands that
   ended during this step;
@@ -12,9 +12,13 @@ to act) and returns arrays with one row per table:
   reset already: ``obs`` and ``mask`` are those of the next episode's first decision);
 * ``to_act``: ``int64 [tables]``, the agent whose observation is in ``obs``.
 
-Tables are seeded from one seed (table *i* from ``derive_seed(seed, "table i")``), so a run
-is deterministic. With ``keep_phh=True`` the ``infos`` list holds, for each table, the PHH
-texts of the hands that ended in the step.
+One-hand episodes are played by the array engine :class:`~feltro.env.batch.BatchTables`
+(every table in one pass of numpy operations, checked hand by hand against
+:class:`~feltro.hand.Hand` by :mod:`feltro.env.crosscheck`); series episodes by
+:class:`SeriesVectorEnv`, one :class:`PokerGame` per table. A run is deterministic from its
+seed. With ``keep_phh=True`` the ``infos`` list holds, for each table, the PHH texts of the
+hands that ended in the step (each hand is then replayed through :class:`~feltro.hand.Hand`,
+which also checks the array engine's result).
 """
 
 from __future__ import annotations
@@ -24,15 +28,173 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from feltro.actions import CALL, FOLD, Action, Raise
+from feltro.env.batch import BOARD_FROM, BatchTables
 from feltro.env.config import EnvConfig
-from feltro.env.game import PokerGame
+from feltro.env.game import PokerGame, observation_size
+from feltro.env.phh import PhhWriter
+from feltro.errors import ConfigError
+from feltro.hand import Hand
 from feltro.series import derive_seed
 
-__all__ = ["VectorEnv"]
+__all__ = ["SeriesVectorEnv", "VectorEnv", "make_vector_env"]
+
+Obs = npt.NDArray[np.float32]
+Mask = npt.NDArray[np.int8]
+Agents = npt.NDArray[np.int64]
+
+
+def make_vector_env(num_tables: int, config: EnvConfig, seed: int | None = None, *,
+                    keep_phh: bool = False) -> VectorEnv | SeriesVectorEnv:
+    """The batched environment for *config*: the array engine for one-hand episodes."""
+    if config.episode == "hand":
+        return VectorEnv(num_tables, config, seed, keep_phh=keep_phh)
+    return SeriesVectorEnv(num_tables, config, seed, keep_phh=keep_phh)
 
 
 class VectorEnv:
-    """*num_tables* independent tables of the same configuration (see the module docstring)."""
+    """*num_tables* tables of one-hand episodes in one array engine (see the module docstring)."""
+
+    def __init__(self, num_tables: int, config: EnvConfig, seed: int | None = None, *,
+                 keep_phh: bool = False) -> None:
+        self.tables = BatchTables(num_tables, config, seed)
+        self.num_tables = num_tables
+        self.config = config
+        self.keep_phh = keep_phh
+        self.players = n = config.players
+        self.obs_size = observation_size(n)
+        self.num_actions = self.tables.codec.size
+        self._rows = np.arange(num_tables, dtype=np.int64)
+        self._exact = config.actions == "exact"
+        self._columns = np.arange(self.num_actions, dtype=np.int32)
+        self._logs: list[list[Action]] = [[] for _ in range(num_tables)]
+        self._writer = PhhWriter()
+
+    def reset(self, seed: int | None = None) -> tuple[Obs, Mask, Agents]:
+        """Start an episode at every table; returns ``(obs, mask, to_act)``."""
+        self.tables.reset(seed)
+        self._redeal_idle(self.tables.to_act < 0)
+        for log in self._logs:
+            log.clear()
+        return self._observe()
+
+    def step(self, actions: npt.ArrayLike) -> tuple[
+            Obs, Mask, npt.NDArray[np.float32], npt.NDArray[np.bool_], Agents,
+            list[dict[str, Any]]]:
+        """Play one action at every table; returns ``(obs, mask, rewards, dones, to_act, infos)``.
+
+        :raises IllegalActionError: for an action a table's rules refuse (the first such table
+            is named in the message); no table changes.
+        """
+        tables = self.tables
+        if self.keep_phh:
+            self._record(actions)
+        ended = tables.step(actions)
+        rewards = np.zeros((self.num_tables, self.players), dtype=np.float32)
+        infos: list[dict[str, Any]] = [{} for _ in range(self.num_tables)]
+        if ended.any():
+            rows = np.flatnonzero(ended)
+            won = tables.final_stacks[rows] - tables.start_stacks[rows]
+            rewards[rows[:, None], tables.agents[rows]] = won
+            if self.keep_phh:
+                for row in rows.tolist():
+                    infos[row]["phh"] = [self._replay(row)]
+            self._redeal_idle(ended)
+        obs, mask, to_act = self._observe()
+        return obs, mask, rewards, ended, to_act, infos
+
+    def _redeal_idle(self, idle: npt.NDArray[np.bool_]) -> None:
+        """Deal again at the tables flagged *idle* until each has a decision."""
+        rows = np.flatnonzero(idle)
+        for _ in range(self.players + 2):
+            if not len(rows):
+                return
+            for row in rows.tolist():
+                self._logs[row].clear()
+            rows = rows[self.tables.deal(rows)]
+        raise ConfigError("with these stacks and blinds no hand needs a decision: "
+                          "give the players more chips than the blinds")
+
+    def _observe(self) -> tuple[Obs, Mask, Agents]:
+        """The observation and mask of the agent to act at every table (see the module
+        docstring of :mod:`feltro.env.game` for the layout)."""
+        t = self.tables
+        n = self.players
+        rows = self._rows
+        p = t.to_act
+        obs = np.zeros((self.num_tables, self.obs_size), dtype=np.float32)
+        cards = t.cards
+        obs[rows, cards[rows, p]] = 1
+        obs[rows, cards[rows, n + p]] = 1
+        board = cards[:, -8:][:, [1, 2, 3, 5, 7]]
+        seen = t.street[:, None] >= BOARD_FROM
+        obs[np.nonzero(seen)[0], 52 + board[seen]] = 1
+        obs[rows, 104 + t.street] = 1
+        obs[rows, 109 + p] = 1
+        base = 109 + n
+        obs[:, base:base + n] = t.stacks
+        obs[:, base + n:base + 2 * n] = t.bets
+        obs[:, base + 2 * n:base + 3 * n] = t.committed
+        obs[:, base + 3 * n:base + 4 * n] = t.folded
+        obs[:, base + 4 * n:base + 5 * n] = 1
+        obs[:, base + 5 * n:base + 9 * n] = t.street_in.reshape(self.num_tables, 4 * n)
+        obs[:, -7] = t.committed.sum(axis=1)
+        obs[:, -6] = t.to_match
+        obs[:, -5] = t.call_amount
+        obs[:, -4] = t.min_raise_to
+        obs[:, -3] = t.max_raise_to
+        obs[:, -2] = self.config.big_blind
+        obs[:, -1] = 1
+        return obs, self._masks(), t.agents[rows, p]
+
+    def _masks(self) -> Mask:
+        t = self.tables
+        open_ = t.min_raise_to > 0
+        if self._exact:
+            # Raise to k is action k + 1: the legal block is min+1..max+1.
+            low = np.where(open_, t.min_raise_to + 1, self.num_actions).astype(np.int32)
+            high = (t.max_raise_to + 1).astype(np.int32)
+            columns = self._columns
+            allowed = (columns >= low[:, None]) & (columns <= high[:, None])
+        else:
+            allowed = np.broadcast_to(open_[:, None], (self.num_tables, self.num_actions)).copy()
+        allowed[:, :2] = True
+        mask: Mask = allowed.view(np.int8)
+        return mask
+
+    # ------------------------------------------------------------------ histories
+
+    def _record(self, actions: npt.ArrayLike) -> None:
+        """Keep each table's engine actions for its PHH (only with ``keep_phh``)."""
+        a = np.asarray(actions)
+        if a.shape != (self.num_tables,) or a.dtype.kind not in "iuf":
+            return  # the engine refuses it with the reason
+        a = a.astype(np.int64)
+        targets = self.tables.raise_targets(a)
+        for row, (number, to) in enumerate(zip(a.tolist(), targets.tolist(), strict=True)):
+            self._logs[row].append(FOLD if number == 0 else CALL if number == 1 else Raise(to))
+
+    def _replay(self, row: int) -> str:
+        """The PHH text of table *row*'s finished hand, replayed through :class:`Hand`.
+
+        :raises RuntimeError: if the replay ends with other stacks than the array engine's.
+        """
+        t = self.tables
+        order = tuple(t.agents[row].tolist())
+        hand = Hand.start(self.config.hand_config(order), t.cards[row].tolist())
+        for action in self._logs[row]:
+            hand.apply(action)
+        self._logs[row].clear()
+        final = t.final_stacks[row].tolist()
+        if not hand.is_over or list(hand.result().stacks) != final:
+            raise RuntimeError(f"table {row}: the array engine ended with {final}, the hand "
+                               f"engine with {list(hand.stacks)}")
+        return self._writer.text(hand, tuple(a + 1 for a in order))
+
+
+class SeriesVectorEnv:
+    """:class:`VectorEnv` for series episodes: one :class:`PokerGame` per table, stepped in turn
+    (a series changes its seating every hand, which the array engine does not model)."""
 
     def __init__(self, num_tables: int, config: EnvConfig, seed: int | None = None, *,
                  keep_phh: bool = False) -> None:
