@@ -178,7 +178,7 @@ def crosscheck(config: EnvConfig, *, tables: int = 256, hands: int = 10_000,
         step += 1
         _compare(step, obs, mask, to_act, games)
         actions = _policy(rng, obs, mask, exact)
-        if step % 16 == 0:
+        if step % 4 == 0:
             refusals += _try_illegal(step, rng, batch, games, mask, actions)
         obs, mask, rewards, dones, to_act, _ = batch.step(actions)
         decisions += tables

@@ -23,6 +23,8 @@ which also checks the array engine's result).
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from types import MappingProxyType
 from typing import Any
 
 import numpy as np
@@ -39,6 +41,7 @@ from feltro.series import derive_seed
 
 __all__ = ["SeriesVectorEnv", "VectorEnv", "make_vector_env"]
 
+_NO_INFO: Mapping[str, Any] = MappingProxyType({})
 Obs = npt.NDArray[np.float32]
 Mask = npt.NDArray[np.int8]
 Agents = npt.NDArray[np.int64]
@@ -80,8 +83,10 @@ class VectorEnv:
 
     def step(self, actions: npt.ArrayLike) -> tuple[
             Obs, Mask, npt.NDArray[np.float32], npt.NDArray[np.bool_], Agents,
-            list[dict[str, Any]]]:
+            list[Mapping[str, Any]]]:
         """Play one action at every table; returns ``(obs, mask, rewards, dones, to_act, infos)``.
+
+        ``infos[i]`` is an empty read-only mapping unless table *i* has something to say.
 
         :raises IllegalActionError: for an action a table's rules refuse (the first such table
             is named in the message); no table changes.
@@ -91,14 +96,14 @@ class VectorEnv:
             self._record(actions)
         ended = tables.step(actions)
         rewards = np.zeros((self.num_tables, self.players), dtype=np.float32)
-        infos: list[dict[str, Any]] = [{} for _ in range(self.num_tables)]
+        infos: list[Mapping[str, Any]] = [_NO_INFO] * self.num_tables
         if ended.any():
             rows = np.flatnonzero(ended)
             won = tables.final_stacks[rows] - tables.start_stacks[rows]
             rewards[rows[:, None], tables.agents[rows]] = won
             if self.keep_phh:
                 for row in rows.tolist():
-                    infos[row]["phh"] = [self._replay(row)]
+                    infos[row] = {"phh": [self._replay(row)]}
             self._redeal_idle(ended)
         obs, mask, to_act = self._observe()
         return obs, mask, rewards, ended, to_act, infos
@@ -149,18 +154,22 @@ class VectorEnv:
 
     def _masks(self) -> Mask:
         t = self.tables
-        open_ = t.min_raise_to > 0
-        if self._exact:
-            # Raise to k is action k + 1: the legal block is min+1..max+1.
-            low = np.where(open_, t.min_raise_to + 1, self.num_actions).astype(np.int32)
-            high = (t.max_raise_to + 1).astype(np.int32)
-            columns = self._columns
-            allowed = (columns >= low[:, None]) & (columns <= high[:, None])
-        else:
-            allowed = np.broadcast_to(open_[:, None], (self.num_tables, self.num_actions)).copy()
-        allowed[:, :2] = True
-        mask: Mask = allowed.view(np.int8)
-        return mask
+        if not self._exact:
+            mask = np.zeros((self.num_tables, self.num_actions), dtype=np.int8)
+            mask[:, :2] = 1
+            mask[t.min_raise_to > 0, 2:] = 1
+            return mask
+        # Tables share few raise ranges: build one row per distinct range, then gather.
+        ranges, rows = np.unique(t.min_raise_to * (self.num_actions + 1) + t.max_raise_to,
+                                 return_inverse=True)
+        low, high = np.divmod(ranges, self.num_actions + 1)
+        columns = self._columns
+        # Raise to k is action k + 1: the legal block is min+1..max+1 (none when closed).
+        distinct = (columns >= low[:, None] + 1) & (columns <= high[:, None] + 1)
+        distinct &= (low > 0)[:, None]
+        distinct[:, :2] = True
+        gathered: Mask = distinct.view(np.int8)[rows]
+        return gathered
 
     # ------------------------------------------------------------------ histories
 
@@ -245,8 +254,11 @@ class SeriesVectorEnv:
 
     def step(self, actions: npt.ArrayLike) -> tuple[
             npt.NDArray[np.float32], npt.NDArray[np.int8], npt.NDArray[np.float32],
-            npt.NDArray[np.bool_], npt.NDArray[np.int64], list[dict[str, Any]]]:
+            npt.NDArray[np.bool_], npt.NDArray[np.int64], list[Mapping[str, Any]]]:
         """Play one action at every table; returns ``(obs, mask, rewards, dones, to_act, infos)``.
+
+        ``dones[i]``: table *i*'s series ended (and a new one began); ``rewards`` count every
+        hand that ended.
 
         :raises IllegalActionError: for an action a table's rules refuse (that table and the
             tables after it are unchanged; the ones before have stepped).
@@ -257,13 +269,13 @@ class SeriesVectorEnv:
                              f"got {len(numbers)}")
         rewards = np.zeros((self.num_tables, self.players), dtype=np.float32)
         dones = np.zeros(self.num_tables, dtype=np.bool_)
-        infos: list[dict[str, Any]] = [{} for _ in range(self.num_tables)]
+        infos: list[Mapping[str, Any]] = [_NO_INFO] * self.num_tables
         for i, game in enumerate(self.games):
             if game.step(numbers[i]):
                 chips, phh = game.take_rewards()
                 rewards[i] = chips
                 if phh:
-                    infos[i]["phh"] = phh
+                    infos[i] = {"phh": phh}
                 if game.over:
                     dones[i] = True
                     game.reset()
