@@ -92,6 +92,20 @@ def test_every_finished_hand_replays_from_its_phh__G3() -> None:
     assert finished > 200
 
 
+def test_the_phh_is_written_when_read() -> None:
+    tables = vector_env(8, players=3, seed=3)
+    tables.reset()
+    read = 0
+    for _ in range(60):
+        *_, dones, _, infos = tables.step(np.ones(8, dtype=np.int64))
+        for row in np.flatnonzero(dones):
+            record = loads(infos[row]["phh"][0])
+            assert list(replay(record).finishing_stacks) == list(record.finishing_stacks)
+            read += 1
+        assert all(infos[row] == {} for row in np.flatnonzero(~dones))
+    assert read >= 8
+
+
 def test_an_illegal_action_is_refused_and_changes_nothing__B6() -> None:
     tables = vector_env(4, players=3, seed=1)
     obs, _mask, _to_act = tables.reset()

@@ -16,9 +16,9 @@ One-hand episodes are played by the array engine :class:`~feltro.env.batch.Batch
 (every table in one pass of numpy operations, checked hand by hand against
 :class:`~feltro.hand.Hand` by :mod:`feltro.env.crosscheck`); series episodes by
 :class:`SeriesVectorEnv`, one :class:`PokerGame` per table. A run is deterministic from its
-seed. With ``keep_phh=True`` the ``infos`` list holds, for each table, the PHH texts of the
-hands that ended in the step (each hand is then replayed through :class:`~feltro.hand.Hand`,
-which also checks the array engine's result).
+seed. ``infos[i]`` holds ``"phh"``, a list with the PHH text of each hand table *i* finished
+in the step; the batched engine writes it when it is read (by replaying the hand through
+:class:`~feltro.hand.Hand`, which also checks the result), at once with ``keep_phh=True``.
 """
 
 from __future__ import annotations
@@ -30,13 +30,12 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from feltro.actions import CALL, FOLD, Action, Raise
 from feltro.env.batch import BOARD_FROM, BatchTables
 from feltro.env.config import EnvConfig
 from feltro.env.game import PokerGame, observation_size
+from feltro.env.histories import ActionLog, FinishedHand
 from feltro.env.phh import PhhWriter
 from feltro.errors import ConfigError
-from feltro.hand import Hand
 from feltro.series import derive_seed
 
 __all__ = ["SeriesVectorEnv", "VectorEnv", "make_vector_env"]
@@ -70,15 +69,14 @@ class VectorEnv:
         self._rows = np.arange(num_tables, dtype=np.int64)
         self._exact = config.actions == "exact"
         self._columns = np.arange(self.num_actions, dtype=np.int32)
-        self._logs: list[list[Action]] = [[] for _ in range(num_tables)]
+        self._log = ActionLog(num_tables)
         self._writer = PhhWriter()
 
     def reset(self, seed: int | None = None) -> tuple[Obs, Mask, Agents]:
         """Start an episode at every table; returns ``(obs, mask, to_act)``."""
         self.tables.reset(seed)
+        self._log.clear(self._rows)
         self._redeal_idle(self.tables.to_act < 0)
-        for log in self._logs:
-            log.clear()
         return self._observe()
 
     def step(self, actions: npt.ArrayLike) -> tuple[
@@ -92,18 +90,17 @@ class VectorEnv:
             is named in the message); no table changes.
         """
         tables = self.tables
-        if self.keep_phh:
-            self._record(actions)
+        codes = self._codes(actions)
         ended = tables.step(actions)
+        self._log.record(codes)
         rewards = np.zeros((self.num_tables, self.players), dtype=np.float32)
         infos: list[Mapping[str, Any]] = [_NO_INFO] * self.num_tables
         if ended.any():
             rows = np.flatnonzero(ended)
             won = tables.final_stacks[rows] - tables.start_stacks[rows]
             rewards[rows[:, None], tables.agents[rows]] = won
-            if self.keep_phh:
-                for row in rows.tolist():
-                    infos[row] = {"phh": [self._replay(row)]}
+            for row in rows.tolist():
+                infos[row] = self._finished(row)
             self._redeal_idle(ended)
         obs, mask, to_act = self._observe()
         return obs, mask, rewards, ended, to_act, infos
@@ -114,8 +111,7 @@ class VectorEnv:
         for _ in range(self.players + 2):
             if not len(rows):
                 return
-            for row in rows.tolist():
-                self._logs[row].clear()
+            self._log.clear(rows)
             rows = rows[self.tables.deal(rows)]
         raise ConfigError("with these stacks and blinds no hand needs a decision: "
                           "give the players more chips than the blinds")
@@ -173,32 +169,24 @@ class VectorEnv:
 
     # ------------------------------------------------------------------ histories
 
-    def _record(self, actions: npt.ArrayLike) -> None:
-        """Keep each table's engine actions for its PHH (only with ``keep_phh``)."""
+    def _codes(self, actions: npt.ArrayLike) -> npt.NDArray[np.int64]:
+        """Each table's engine action as :class:`ActionLog` writes it (meaningless for an
+        action the engine then refuses)."""
         a = np.asarray(actions)
         if a.shape != (self.num_tables,) or a.dtype.kind not in "iuf":
-            return  # the engine refuses it with the reason
+            return np.zeros(self.num_tables, dtype=np.int64)  # refused by the engine
         a = a.astype(np.int64)
-        targets = self.tables.raise_targets(a)
-        for row, (number, to) in enumerate(zip(a.tolist(), targets.tolist(), strict=True)):
-            self._logs[row].append(FOLD if number == 0 else CALL if number == 1 else Raise(to))
+        codes: npt.NDArray[np.int64] = np.where(a == 0, -1, np.where(
+            a == 1, 0, self.tables.raise_targets(a)))
+        return codes
 
-    def _replay(self, row: int) -> str:
-        """The PHH text of table *row*'s finished hand, replayed through :class:`Hand`.
-
-        :raises RuntimeError: if the replay ends with other stacks than the array engine's.
-        """
+    def _finished(self, row: int) -> FinishedHand:
         t = self.tables
-        order = tuple(t.agents[row].tolist())
-        hand = Hand.start(self.config.hand_config(order), t.cards[row].tolist())
-        for action in self._logs[row]:
-            hand.apply(action)
-        self._logs[row].clear()
-        final = t.final_stacks[row].tolist()
-        if not hand.is_over or list(hand.result().stacks) != final:
-            raise RuntimeError(f"table {row}: the array engine ended with {final}, the hand "
-                               f"engine with {list(hand.stacks)}")
-        return self._writer.text(hand, tuple(a + 1 for a in order))
+        hand = FinishedHand(self.config, t.agents[row].copy(), t.cards[row].copy(),
+                            self._log.of(row), t.final_stacks[row].copy(), self._writer)
+        if self.keep_phh:
+            _ = hand["phh"]  # written, and checked against the hand engine, now
+        return hand
 
 
 class SeriesVectorEnv:
