@@ -12,6 +12,8 @@ from typing import Any
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 pytest.importorskip("numpy")
 
@@ -150,3 +152,28 @@ def test_stacks_that_never_need_a_decision_are_refused() -> None:
     tables = vector_env(4, players=2, stacks=[1, 1], seed=1)
     with pytest.raises(ConfigError, match="no hand needs a decision"):
         tables.reset()
+
+
+@st.composite
+def table_settings(draw: st.DrawFn) -> dict[str, Any]:
+    players = draw(st.integers(2, 10))
+    big = draw(st.integers(1, 6))
+    settings: dict[str, Any] = {
+        "players": players,
+        "big_blind": big,
+        "small_blind": draw(st.integers(0, big)),
+        "ante": draw(st.sampled_from([0, 0, 1, 2])),
+        "structure": draw(st.sampled_from(["no-limit", "pot-limit", "fixed-limit"])),
+        "actions": draw(st.sampled_from(["exact", "discrete"])),
+        "rotate": draw(st.booleans()),
+        "stacks": draw(st.lists(st.integers(big + 3, 120), min_size=players,
+                                max_size=players)),
+    }
+    return settings
+
+
+@settings(max_examples=40, deadline=None)
+@given(table_settings(), st.integers(0, 2**32 - 1))
+def test_any_table_plays_as_the_hand_engine__G3_B7_P1(config: dict[str, Any],
+                                                     seed: int) -> None:
+    crosscheck(EnvConfig(**config), tables=8, hands=60, seed=seed)
