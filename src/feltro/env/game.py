@@ -91,6 +91,7 @@ class PokerGame:
         self._configs: dict[int, HandConfig] = {}  # hand configurations by button shift
         self._phh_writer = PhhWriter()
         self._public: Obs = np.zeros(self.obs_size, dtype=np.float32)
+        self._no_mask = np.zeros(self.codec.size, dtype=np.int8)  # copied, never handed out
         self._base = 109 + n  # where the stacks block starts
 
     # ------------------------------------------------------------------ driving
@@ -193,11 +194,12 @@ class PokerGame:
                   else hand.apply(engine_action))
         self._legal = None
         first = events[0]
-        if type(first) is ActionTaken and first.chips:
-            self.street_in[street][p] += first.chips
+        chips = first.chips if type(first) is ActionTaken else 0
+        if chips:
+            self.street_in[street][p] += chips
         if hand._phase != 4:  # OVER
             if len(events) == 1 and hand._street == street:
-                self._update_public(p, street)
+                self._update_public(p, street, chips)
             else:
                 self._build_public()
             return False
@@ -258,33 +260,38 @@ class PokerGame:
         public[-2] = self.config.big_blind
         self._public = public
 
-    def _update_public(self, p: int, street: int) -> None:
-        """After one action inside a street only the actor's numbers and the bet change."""
+    def _update_public(self, p: int, street: int, chips: int) -> None:
+        """After one action inside a street only the actor's numbers and the bet change: none
+        but the folded flag for a fold or a check, the chips for a bet, call or raise."""
         hand = self.hand
         public = self._public
         n = self.n
         base = self._base + p
-        public[base] = hand._stacks[p]
-        public[base + n] = hand._bets[p]
-        committed = hand._committed[p]
-        public[-7] += committed - public[base + 2 * n]
-        public[base + 2 * n] = committed
-        public[base + 3 * n] = hand._folded[p]
-        public[base + (5 + street) * n] = self.street_in[street][p]
-        public[-6] = hand._to_match
+        if chips:
+            committed = hand._committed
+            public[base] = hand._stacks[p]
+            public[base + n] = hand._bets[p]
+            public[base + 2 * n] = committed[p]
+            public[base + (5 + street) * n] = self.street_in[street][p]
+            public[-7] = sum(committed)
+            public[-6] = hand._to_match
+        elif hand._folded[p]:
+            public[base + 3 * n] = 1
 
     def observation(self, agent: int) -> Obs:
         """The observation array of *agent* (see the module docstring)."""
-        hand = self.hand
         obs = self._public.copy()
         p = self.position_of[agent]
         if p < 0:
             return obs
+        hand = self.hand
         for card in hand._holes[p]:
             obs[card] = 1
         obs[109 + p] = 1
         if hand._to_act == p and not self.over:
-            legal = self.legal
+            legal = self._legal
+            if legal is None:
+                legal = self._legal = hand.legal
             obs[-5] = legal.call_amount
             low = legal.min_raise_to
             if low is not None:
@@ -299,19 +306,23 @@ class PokerGame:
 
     def action_mask(self, agent: int) -> npt.NDArray[np.int8]:
         """The exact mask of *agent* (all zeros when it is not the agent's turn)."""
-        hand = self.hand
         p = self.position_of[agent]
-        if self.over or p < 0 or hand._to_act != p:
-            return np.zeros(self.codec.size, dtype=np.int8)
-        return self.codec.mask(self.legal)
+        if self.over or p < 0 or self.hand._to_act != p:
+            return self._no_mask.copy()
+        legal = self._legal
+        if legal is None:
+            legal = self._legal = self.hand.legal
+        return self.codec.mask(legal)
 
     def legal_info(self, agent: int) -> dict[str, object]:
         """``infos[agent]["legal"]``: exact legal actions, empty-handed when not its turn."""
-        hand = self.hand
         p = self.position_of[agent]
-        if self.over or p < 0 or hand._to_act != p:
+        if self.over or p < 0 or self.hand._to_act != p:
             return dict(_NOBODY)
-        return legal_info(self.legal)
+        legal = self._legal
+        if legal is None:
+            legal = self._legal = self.hand.legal
+        return legal_info(legal)
 
     def observation_dict(self, agent: int) -> dict[str, Any]:
         """The observation of *agent* as a readable dict, with the PHH of the hand so far.
