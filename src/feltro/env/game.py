@@ -42,7 +42,7 @@ from feltro.env.actions import ActionCodec, ExactActions, PotActions, legal_info
 from feltro.env.config import EnvConfig
 from feltro.env.phh import PhhWriter
 from feltro.errors import HistoryError
-from feltro.events import ActionTaken
+from feltro.events import ActionTaken, BoardDealt
 from feltro.hand import Hand, HandConfig, LegalActions
 from feltro.history import dumps, record_of
 from feltro.series import Series, SeriesConfig
@@ -91,6 +91,7 @@ class PokerGame:
         self._configs: dict[int, HandConfig] = {}  # hand configurations by button shift
         self._phh_writer = PhhWriter()
         self._public: Obs = np.zeros(self.obs_size, dtype=np.float32)
+        self._templates: dict[int, Obs] = {}  # the start of a hand's public part, by players
         self._no_mask = np.zeros(self.codec.size, dtype=np.int8)  # copied, never handed out
         self._base = 109 + n  # where the stacks block starts
 
@@ -146,7 +147,7 @@ class PokerGame:
             self.street_in = [[0] * n for _ in range(4)]
             self.hand_start = list(hand.config.stacks)
             self._legal = None
-            self._build_public()
+            self._start_public()
             if not hand.is_over:
                 return
             self._finish_hand()
@@ -200,6 +201,9 @@ class PokerGame:
         if hand._phase != 4:  # OVER
             if len(events) == 1 and hand._street == street:
                 self._update_public(p, street, chips)
+            elif (len(events) == 2 and hand._street == street + 1
+                  and type(events[1]) is BoardDealt):
+                self._next_street(p, street, chips, events[1].cards)
             else:
                 self._build_public()
             return False
@@ -236,6 +240,31 @@ class PokerGame:
         Pot-limit has no PHH variant: the text is then a comment saying so.
         """
         return self._phh_writer.text(self.hand, tuple(a + 1 for a in self.order))
+
+    def _start_public(self) -> None:
+        """:meth:`_build_public` for a hand just dealt, from a kept template of what does not
+        change (the street, who is dealt in, the big blind)."""
+        hand = self.hand
+        k = len(self.order)
+        if hand._board or hand._street or True in hand._folded:  # not a plain start
+            self._build_public()
+            return
+        template = self._templates.get(k)
+        if template is None:
+            template = np.zeros(self.obs_size, dtype=np.float32)
+            template[104] = 1
+            start = self._base + 4 * self.n
+            template[start:start + k] = 1
+            template[-2] = self.config.big_blind
+            self._templates[k] = template
+        public = self._public = template.copy()
+        n = self.n
+        base = self._base
+        public[base:base + k] = hand._stacks
+        public[base + n:base + n + k] = hand._bets
+        public[base + 2 * n:base + 2 * n + k] = hand._committed
+        public[-7] = sum(hand._committed)
+        public[-6] = hand._to_match
 
     def _build_public(self) -> None:
         """The part of the observation every agent shares, built in full."""
@@ -277,6 +306,19 @@ class PokerGame:
             public[-6] = hand._to_match
         elif hand._folded[p]:
             public[base + 3 * n] = 1
+
+    def _next_street(self, p: int, street: int, chips: int, cards: tuple[int, ...]) -> None:
+        """After the action of *p* that closed *street* and the next street's *cards*: the
+        actor's numbers, no bets, the board and the street change."""
+        self._update_public(p, street, chips)
+        public = self._public
+        start = self._base + self.n
+        public[start:start + len(self.order)] = 0
+        for card in cards:
+            public[52 + card] = 1
+        public[104 + street] = 0
+        public[105 + street] = 1
+        public[-6] = self.hand._to_match
 
     def observation(self, agent: int) -> Obs:
         """The observation array of *agent* (see the module docstring)."""
