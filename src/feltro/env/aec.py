@@ -17,6 +17,8 @@ import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv
 
+from feltro.actions import CALL
+from feltro.env.actions import legal_info
 from feltro.env.config import EnvConfig
 from feltro.env.game import _NOBODY, PokerGame
 
@@ -80,7 +82,7 @@ class PokerAEC(AECEnv[str, dict[str, Any], int]):  # type: ignore[misc]
         to_act = game.to_act
         assert to_act is not None
         selected = self.agent_selection = self.possible_agents[to_act]
-        self.infos[selected] = {"legal": game.legal_info(to_act)}
+        self.infos[selected] = {"legal": legal_info(game.legal)}
 
     def _zero_rewards(self) -> None:
         """Rewards are zero between the ends of hands (cleared once after each end)."""
@@ -146,7 +148,7 @@ class PokerAEC(AECEnv[str, dict[str, Any], int]):  # type: ignore[misc]
         if action is None:
             raise ValueError(f"{agent} is to act: None is only for agents whose episode is over")
         game = self.game
-        hand_ended = game.step(action)
+        hand_ended = game.play(CALL) if action == 1 else game.step(action)
         self._cumulative_rewards[agent] = 0.0
         if hand_ended or game.over:
             self._end_of_hand()

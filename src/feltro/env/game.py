@@ -88,7 +88,8 @@ class PokerGame:
         self.hand_start: list[int] = [0] * n
         self._dealt = 0  # hands dealt since creation: the button rotation
         self._legal: LegalActions | None = None
-        self._configs: dict[int, HandConfig] = {}  # hand configurations by button shift
+        # By button shift: the hand configuration, the order and the positions of the agents.
+        self._configs: dict[int, tuple[HandConfig, tuple[int, ...], list[int]]] = {}
         self._phh_writer = PhhWriter()
         self._public: Obs = np.zeros(self.obs_size, dtype=np.float32)
         self._templates: dict[int, Obs] = {}  # the start of a hand's public part, by players
@@ -128,22 +129,21 @@ class PokerGame:
                 seating = self.series.seating
                 assert seating is not None
                 order = tuple(seat - 1 for seat in seating.order)
+                self.position_of = self._positions(order)
             else:
                 shift = self._dealt % n if self.config.rotate else 0
-                order = tuple((p + shift) % n for p in range(n))
-                hand_config = self._configs.get(shift)
-                if hand_config is None:
-                    hand_config = self._configs[shift] = self.config.hand_config(order)
+                seated = self._configs.get(shift)
+                if seated is None:
+                    order = tuple((p + shift) % n for p in range(n))
+                    seated = self._configs[shift] = (self.config.hand_config(order), order,
+                                                     self._positions(order))
+                hand_config, order, self.position_of = seated
                 # Only the cards a hand can use are drawn (2 each, 3 burns, 5 on the board).
                 hand = Hand.start(hand_config, self._rng.sample(_DECK, 2 * n + 8))
             self.hands += 1
             self._dealt += 1
             self.hand = hand
             self.order = order
-            position_of = [-1] * n
-            for p, agent in enumerate(order):
-                position_of[agent] = p
-            self.position_of = position_of
             self.street_in = [[0] * n for _ in range(4)]
             self.hand_start = list(hand.config.stacks)
             self._legal = None
@@ -155,10 +155,17 @@ class PokerGame:
                 self.over = True
                 return
 
+    def _positions(self, order: tuple[int, ...]) -> list[int]:
+        """Each agent's hand position when ``order[p]`` sits at *p* (-1: not dealt in)."""
+        position_of = [-1] * self.n
+        for p, agent in enumerate(order):
+            position_of[agent] = p
+        return position_of
+
     @property
     def to_act(self) -> int | None:
         """The agent to act, or ``None`` when the episode is over."""
-        p = self.hand.to_act
+        p = self.hand._to_act
         return None if p is None or self.over else self.order[p]
 
     @property
