@@ -2,9 +2,11 @@
 
 Agents are ``player_0``..``player_{n-1}``. ``observe(agent)`` gives ``{"observation": array,
 "action_mask": int8 array}`` (layout in :mod:`feltro.env.game`; the mask is exact and all zeros
-when it is not the agent's turn). ``infos[agent]["legal"]`` holds the exact legal actions with
-their amounts; when a hand ends every agent's info gets ``"phh"`` (that hand's PHH text,
-replayable by ``feltro replay``) and ``"hand_over": True``. Rewards are chips won or lost in
+when it is not the agent's turn; once the episode is over the observation shows how the hand
+ended). Every agent's ``infos[agent]["legal"]`` holds its exact legal actions with their
+amounts (empty-handed off its turn); when a hand ends every agent's info gets ``"phh"`` (that
+hand's PHH text, one ``str`` for all, replayable by ``feltro replay``) and
+``"hand_over": True``. Rewards are chips won or lost in
 each finished hand. An illegal action raises :class:`~feltro.errors.IllegalActionError`
 naming the rule, and changes nothing.
 """
@@ -67,7 +69,8 @@ class PokerAEC(AECEnv[str, dict[str, Any], int]):  # type: ignore[misc]
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
         self.terminations = dict.fromkeys(self.agents, False)
         self.truncations = dict.fromkeys(self.agents, False)
-        self.infos: dict[str, dict[str, Any]] = {agent: {} for agent in self.agents}
+        self.infos: dict[str, dict[str, Any]] = {
+            agent: {"legal": dict(_NOBODY)} for agent in self.agents}
         self._skip_agent_selection: str | None = None
         self._rewarded = True
         if self.game.over:
@@ -121,8 +124,7 @@ class PokerAEC(AECEnv[str, dict[str, Any], int]):  # type: ignore[misc]
         i = self._index[agent]
         return {"observation": self.game.observation(i), "action_mask": self.game.action_mask(i)}
 
-    def last(self, observe: bool = True) -> tuple[dict[str, Any] | None, float, bool, bool,
-                                                  dict[str, Any]]:
+    def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
         """The observation, cumulative reward, termination, truncation and info of the
         selected agent (PettingZoo's ``last``, without the extra calls)."""
         agent = self.agent_selection

@@ -124,6 +124,7 @@ class PokerGame:
             if self.series is not None:
                 hand = self.series.next_hand()
                 if hand is None:
+                    self._build_public()  # how the last hand ended
                     self.over = True
                     return
                 seating = self.series.seating
@@ -218,6 +219,7 @@ class PokerGame:
         if series is not None:
             self._deal()
         else:
+            self._build_public()  # how the hand ended, for the agents' last observations
             self.over = True
         return True
 
