@@ -284,15 +284,13 @@ class PokerGame:
             public[52 + card] = 1
         public[104 + hand._street] = 1
         k = len(self.order)
+        pad = [0] * (n - k)  # positions nobody holds (a series with players out)
+        first, second, third, fourth = self.street_in
         base = self._base
-        public[base:base + k] = hand._stacks
-        public[base + n:base + n + k] = hand._bets
-        public[base + 2 * n:base + 2 * n + k] = hand._committed
-        public[base + 3 * n:base + 3 * n + k] = hand._folded
-        public[base + 4 * n:base + 4 * n + k] = 1
-        for street, row in enumerate(self.street_in):
-            start = base + (5 + street) * n
-            public[start:start + n] = row
+        # The nine blocks of n at once (one conversion is cheaper than nine).
+        public[base:base + 9 * n] = [*hand._stacks, *pad, *hand._bets, *pad, *hand._committed,
+                                     *pad, *hand._folded, *pad, *[1] * k, *pad,
+                                     *first, *second, *third, *fourth]
         public[-7] = sum(hand._committed)
         public[-6] = hand._to_match
         public[-2] = self.config.big_blind
