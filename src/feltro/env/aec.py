@@ -82,10 +82,14 @@ class PokerAEC(AECEnv[str, dict[str, Any], int]):  # type: ignore[misc]
     def _select(self) -> None:
         """Select the agent to act and give it its legal actions."""
         game = self.game
-        to_act = game.to_act
-        assert to_act is not None
-        selected = self.agent_selection = self.possible_agents[to_act]
-        self.infos[selected] = {"legal": legal_info(game.legal)}
+        hand = game.hand
+        p = hand._to_act
+        assert p is not None
+        selected = self.agent_selection = self.possible_agents[game.order[p]]
+        legal = game._legal
+        if legal is None:
+            legal = game._legal = hand.legal
+        self.infos[selected] = {"legal": legal_info(legal)}
 
     def _zero_rewards(self) -> None:
         """Rewards are zero between the ends of hands (cleared once after each end)."""

@@ -334,8 +334,9 @@ class PokerGame:
         if p < 0:
             return obs
         hand = self.hand
-        for card in hand._holes[p]:
-            obs[card] = 1
+        first, second = hand._holes[p]  # hold'em: two cards, always dealt here
+        obs[first] = 1
+        obs[second] = 1
         obs[109 + p] = 1
         if hand._to_act == p and not self.over:
             legal = self._legal
