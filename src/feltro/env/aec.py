@@ -76,7 +76,7 @@ class PokerAEC(AECEnv[str, dict[str, Any], int]):  # type: ignore[misc]
         if self.game.over:
             self._end_of_hand()
         else:
-            self._zero_rewards()
+            self._rewarded = False  # the rewards are the zeros just made
             self._select()
 
     def _select(self) -> None:
