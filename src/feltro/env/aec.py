@@ -106,9 +106,11 @@ class PokerAEC(AECEnv[str, dict[str, Any], int]):  # type: ignore[misc]
         rewards = self.rewards
         chips, phh = game.take_rewards()
         last = phh[-1] if phh else None
+        over = game.over
         for i, agent in enumerate(self.possible_agents):
             rewards[agent] = float(chips[i])
-            info: dict[str, Any] = {"legal": game.legal_info(i), "hand_over": True}
+            info: dict[str, Any] = {"legal": dict(_NOBODY) if over else game.legal_info(i),
+                                    "hand_over": True}
             if last is not None:
                 info["phh"] = last
             infos[agent] = info

@@ -267,11 +267,10 @@ class PokerGame:
             template[-2] = self.config.big_blind
             self._templates[k] = template
         public = self._public = template.copy()
-        n = self.n
+        pad = [0] * (self.n - k)
         base = self._base
-        public[base:base + k] = hand._stacks
-        public[base + n:base + n + k] = hand._bets
-        public[base + 2 * n:base + 2 * n + k] = hand._committed
+        public[base:base + 3 * self.n] = [*hand._stacks, *pad, *hand._bets, *pad,
+                                          *hand._committed, *pad]
         public[-7] = sum(hand._committed)
         public[-6] = hand._to_match
 
