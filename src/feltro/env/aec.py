@@ -163,10 +163,20 @@ class PokerAEC(AECEnv[str, dict[str, Any], int]):  # type: ignore[misc]
         else:
             # The agent who acted has nothing to do until its turn comes round (B2); set
             # before selecting, as heads-up the big blind closes a street and opens the next.
-            self.infos[agent] = {"legal": dict(_NOBODY)}
+            infos = self.infos
+            infos[agent] = {"legal": dict(_NOBODY)}
             if self._rewarded:
                 self._zero_rewards()
-            self._select()
+            # The next agent to act, with its legal actions (:meth:`_select`, inlined: this
+            # is the path of nearly every step).
+            hand = game.hand
+            p = hand._to_act
+            assert p is not None  # the hand goes on
+            selected = self.agent_selection = self.possible_agents[game.order[p]]
+            legal = game._legal
+            if legal is None:
+                legal = game._legal = hand.legal
+            infos[selected] = {"legal": legal_info(legal)}
         if self.render_mode == "human":
             self.render()
 
