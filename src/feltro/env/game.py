@@ -24,7 +24,8 @@ indexed by **hand position**, padded with zeros when fewer play, as in a series)
                  big blind, 1 if it is the agent's turn
 
 Chips are raw chip counts (divide by the big blind yourself if you want). Everything comes from
-the agent's own view: other players' cards never appear.
+the agent's own view: other players' cards never appear. Once an episode is over the array
+shows how its last hand ended (final stacks, the pot paid out).
 """
 
 from __future__ import annotations
