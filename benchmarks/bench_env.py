@@ -7,9 +7,17 @@ Usage::
 
 Environments are driven by an always-call policy (check or call every decision), 6 players,
 stacks 200, blinds 1/2, on one core; the figure is decisions per second, the median of 3 runs.
-"Observations built" means every decision's observation array and mask are made (by
-``env.last()`` for the AEC environments, by ``step`` for the batched one). The time includes
-resets and the end-of-hand bookkeeping (the PHH text of every hand for the AEC environment).
+Both AEC environments run the same loop, PettingZoo's usual one::
+
+    if not table.agents:
+        table.reset()
+    observation, reward, terminated, truncated, info = table.last()
+    table.step(None if terminated or truncated else 1)
+
+so every decision's observation array and mask are built (by ``last()``), and the time includes
+resets, the steps that retire the agents at the end of each episode and the end-of-hand
+bookkeeping (the PHH text of every hand in the infos). Only the steps with an action count as
+decisions. The batched environment is measured in ``bench_batch.py``.
 
 PettingZoo's ``texas_holdem_no_limit_v6`` (RLCard) is measured in the same run when
 installed. The arena is timed on one match with 1 worker and with 2 processes (and Ray when
@@ -25,12 +33,11 @@ import sys
 import time
 import warnings
 from collections.abc import Callable
-
-import numpy as np
+from typing import Any
 
 from feltro.arena import MatchConfig
 from feltro.arena.backends import run_match
-from feltro.env import env, vector_env
+from feltro.env import env
 from feltro.env.config import EnvConfig
 from feltro.env.game import PokerGame
 from run import Section, machine_info, print_section, write_results
@@ -46,20 +53,28 @@ def _rates(done: int, wall: float, cpu: float) -> Rates:
     return done / (time.perf_counter() - wall), done / (time.process_time() - cpu)
 
 
-def feltro_aec(decisions: int) -> Rates:
-    """Decisions/s of the AEC environment, ``last()`` then ``step(check/call)``."""
-    table = env(players=PLAYERS, seed=1)
+def aec_loop(table: Any, decisions: int) -> Rates:
+    """Decisions/s of a PettingZoo AEC environment: ``last()`` then ``step(1)`` (check or
+    call), ``step(None)`` for the agents whose episode ended, ``reset()`` when none is left."""
     table.reset(seed=1)
     done = 0
     began, cpu = time.perf_counter(), time.process_time()
     while done < decisions:
+        if not table.agents:
+            table.reset()
         _, _, terminated, truncated, _ = table.last()
         if terminated or truncated:
-            table.reset()
-            continue
-        table.step(1)
-        done += 1
+            table.step(None)
+        else:
+            table.step(1)
+            done += 1
     return _rates(done, began, cpu)
+
+
+def feltro_aec(decisions: int) -> Rates:
+    """Decisions/s of feltro's AEC environment (see :func:`aec_loop`)."""
+    return aec_loop(env(players=PLAYERS, stacks=200, small_blind=1, big_blind=2, seed=1),
+                    decisions)
 
 
 def feltro_table(decisions: int) -> Rates:
@@ -80,37 +95,12 @@ def feltro_table(decisions: int) -> Rates:
     return _rates(done, began, cpu)
 
 
-def feltro_vector(decisions: int, tables: int) -> Rates:
-    """Decisions/s of ``vector_env(tables)`` (one decision per table per step)."""
-    batch = vector_env(tables, players=PLAYERS, seed=1)
-    batch.reset()
-    actions = np.ones(tables, dtype=np.int64)
-    steps = max(1, decisions // tables)
-    began, cpu = time.perf_counter(), time.process_time()
-    for _ in range(steps):
-        batch.step(actions)
-    return _rates(steps * tables, began, cpu)
-
-
 def pettingzoo_nl(decisions: int) -> Rates:
-    """Decisions/s of PettingZoo's texas_holdem_no_limit_v6, always check/call (action 1)."""
+    """Decisions/s of PettingZoo's texas_holdem_no_limit_v6 (action 1 is check/call), the
+    same loop (:func:`aec_loop`)."""
     from pettingzoo.classic import texas_holdem_no_limit_v6
 
-    table = texas_holdem_no_limit_v6.env(num_players=PLAYERS)
-    table.reset(seed=1)
-    done = 0
-    began, cpu = time.perf_counter(), time.process_time()
-    while done < decisions:
-        _, _, terminated, truncated, _ = table.last()
-        if terminated or truncated:
-            if not table.agents or all(table.terminations.values()):
-                table.reset()
-            else:
-                table.step(None)
-            continue
-        table.step(1)
-        done += 1
-    return _rates(done, began, cpu)
+    return aec_loop(texas_holdem_no_limit_v6.env(num_players=PLAYERS), decisions)
 
 
 def median_of_3(run: Callable[[], Rates]) -> Rates:
@@ -157,10 +147,6 @@ def main() -> int:
     row("feltro.env AEC (env.last + step)", aec, "≥ 88,000")
     row("feltro PokerGame (one table, no PettingZoo layer)",
         median_of_3(lambda: feltro_table(n)))
-    for tables in (64, 1024):
-        row(f"feltro vector_env({tables})",
-            median_of_3(lambda tables=tables: feltro_vector(n, tables)),  # type: ignore[misc]
-            "≥ 320,000")
     notes = [f"Load average when the run began: {load:.1f} on {os.cpu_count()} cores (a shared "
              f"machine): wall-clock rates suffer from the other jobs; the CPU-time rates count "
              f"only this process's own time."]

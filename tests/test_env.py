@@ -17,12 +17,15 @@ pytest.importorskip("pettingzoo")
 pytest.importorskip("gymnasium")
 
 from gymnasium.utils.env_checker import check_env
+from pettingzoo import AECEnv
 from pettingzoo.test import api_test, parallel_api_test
 
 from feltro.actions import Raise
 from feltro.env import EnvConfig, PokerGame, env, parallel_env, single_agent_env, vector_env
 from feltro.env.actions import ExactActions
+from feltro.env.aec import PokerAEC
 from feltro.errors import ConfigError, IllegalActionError
+from feltro.hand import LegalActions
 from feltro.history import loads, replay
 
 
@@ -218,7 +221,7 @@ def test_illegal_action_is_refused_and_changes_nothing__B6() -> None:
 
 def test_action_numbers_outside_the_space_are_refused__B3() -> None:
     for settings in ({"players": 3}, {"players": 3, "actions": "discrete"}):
-        game = PokerGame(EnvConfig(**settings), 1)  # type: ignore[arg-type]
+        game = PokerGame(EnvConfig(**settings), 1)
         game.reset(1)
         for bad in (-1, game.codec.size, 2.5):
             with pytest.raises(IllegalActionError) as refused:
@@ -390,3 +393,83 @@ def test_fast_phh_is_the_general_writer_text(settings: dict[str, Any]) -> None:
                 assert game.phh[-1] == dumps(record_of(hand, seats=seats))
                 compared += 1
     assert compared >= 40
+
+
+# ---------------------------------------------------------------- the AEC env's short paths
+
+class _PettingZooPaths(PokerAEC):
+    """The AEC environment with PettingZoo's own ``last`` and dead step (the reference)."""
+
+    last = AECEnv.last
+    _was_dead_step = AECEnv._was_dead_step
+
+
+def _expected_legal(table: PokerAEC, agent: str) -> dict[str, object]:
+    """*agent*'s exact legal actions, from the hand engine (empty-handed off its turn)."""
+    from feltro.env.actions import legal_info
+
+    game = table.game
+    p = game.position_of[table._index[agent]]
+    acting = not game.over and p >= 0 and game.hand.to_act == p
+    return legal_info(game.hand.legal if acting else LegalActions.none())
+
+
+@pytest.mark.parametrize("settings", [
+    {"players": 6},
+    {"players": 2, "stacks": [40, 300]},
+    {"players": 6, "stacks": [30, 70, 200, 120, 50, 200]},
+    {"players": 3, "structure": "fixed-limit", "ante": 1},
+    {"players": 4, "structure": "pot-limit"},
+    {"players": 4, "actions": "discrete"},
+    {"players": 4, "episode": "series", "stacks": 25, "max_hands": 40},
+])
+def test_aec_short_paths_match_pettingzoo_and_the_engine(settings: dict[str, Any]) -> None:
+    """The AEC env's own ``last``, dead step and incremental observations give exactly what
+    PettingZoo's generic code and observations built from scratch give; every info holds the
+    exact legal actions, and at the end of a hand the hand's PHH as a plain ``str``."""
+    from feltro.history import dumps, record_of
+
+    fast, slow = env(seed=4, **settings), _PettingZooPaths(EnvConfig(**settings), 4)
+    rng = np.random.default_rng(4)
+    ends = 0
+    for episode in range(12 if settings.get("episode") != "series" else 5):
+        fast.reset(seed=episode if episode % 2 else None)
+        slow.reset(seed=episode if episode % 2 else None)
+        while fast.agents or slow.agents:
+            assert (fast.agents, fast.agent_selection) == (slow.agents, slow.agent_selection)
+            got, want = fast.last(), slow.last()
+            assert np.array_equal(got[0]["observation"], want[0]["observation"])
+            assert np.array_equal(got[0]["action_mask"], want[0]["action_mask"])
+            assert got[1:] == want[1:]
+            assert fast.infos == slow.infos
+            for agent in fast.agents:
+                assert fast.infos[agent]["legal"] == _expected_legal(fast, agent), agent
+                i = fast._index[agent]
+                observed = fast.observe(agent)
+                assert np.array_equal(observed["observation"],
+                                      reference_observation(fast.game, i)), agent
+                expected_mask = (fast.game.codec.mask(fast.game.hand.legal)
+                                 if fast.infos[agent]["legal"]["to_act"]
+                                 else np.zeros(fast.game.codec.size, dtype=np.int8))
+                assert np.array_equal(observed["action_mask"], expected_mask), agent
+            assert (fast.rewards, fast._cumulative_rewards, fast.terminations) == (
+                slow.rewards, slow._cumulative_rewards, slow.terminations)
+            if got[2] or got[3]:
+                action = None
+            else:
+                action = int(rng.choice(np.flatnonzero(got[0]["action_mask"])))
+            game = fast.game
+            hand, seats, hands = game.hand, tuple(a + 1 for a in game.order), game.hands
+            fast.step(action)
+            slow.step(action)
+            if action is not None and (game.hands != hands or game.over):  # a hand ended
+                texts = {fast.infos[agent].get("phh") for agent in fast.agents}
+                assert len(texts) == 1  # one text for the hand, the same in every info
+                phh = texts.pop()
+                assert type(phh) is str
+                if hand.config.structure.value == "pot-limit":
+                    assert phh.startswith("# no PHH")
+                elif game.hands == hands:  # the hand that ended is still the game's hand
+                    assert phh == dumps(record_of(hand, seats=seats))
+                ends += 1
+    assert ends >= 10

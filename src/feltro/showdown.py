@@ -325,6 +325,9 @@ def auto_show(hand: HandState, *, strict: bool = False) -> None:
         return  # every hand already shown or mucked (an all-in run-out showed them)
     pots: list[Pot] | None = None
     strengths: list[int | None] = []
+    # Whether losers may muck does not change while hands are shown (P8): decided once.
+    may_muck = (hand._muck_losers and not hand._runout and len(hand._board) == 5
+                and not _all_live_all_in(hand))
     for p in show_order(hand._n, folded, first_to_show(hand)):
         if shown[p] is not None or mucked[p]:
             continue
@@ -333,8 +336,7 @@ def auto_show(hand: HandState, *, strict: bool = False) -> None:
             if strict:
                 raise CardError(f"{seat_name(p)}'s cards are unknown", rule="D11")
             return  # the caller must show these
-        if (hand._muck_losers and not hand._runout and len(hand._board) == 5
-                and not _all_live_all_in(hand)):
+        if may_muck:
             if pots is None:
                 pots = _final_pots(hand)
                 strengths = _strengths(hand)

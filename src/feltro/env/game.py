@@ -24,7 +24,8 @@ indexed by **hand position**, padded with zeros when fewer play, as in a series)
                  big blind, 1 if it is the agent's turn
 
 Chips are raw chip counts (divide by the big blind yourself if you want). Everything comes from
-the agent's own view: other players' cards never appear.
+the agent's own view: other players' cards never appear. Once an episode is over the array
+shows how its last hand ended (final stacks, the pot paid out).
 """
 
 from __future__ import annotations
@@ -42,7 +43,7 @@ from feltro.env.actions import ActionCodec, ExactActions, PotActions, legal_info
 from feltro.env.config import EnvConfig
 from feltro.env.phh import PhhWriter
 from feltro.errors import HistoryError
-from feltro.events import ActionTaken
+from feltro.events import ActionTaken, BoardDealt
 from feltro.hand import Hand, HandConfig, LegalActions
 from feltro.history import dumps, record_of
 from feltro.series import Series, SeriesConfig
@@ -88,9 +89,12 @@ class PokerGame:
         self.hand_start: list[int] = [0] * n
         self._dealt = 0  # hands dealt since creation: the button rotation
         self._legal: LegalActions | None = None
-        self._configs: dict[int, HandConfig] = {}  # hand configurations by button shift
+        # By button shift: the hand configuration, the order and the positions of the agents.
+        self._configs: dict[int, tuple[HandConfig, tuple[int, ...], list[int]]] = {}
         self._phh_writer = PhhWriter()
         self._public: Obs = np.zeros(self.obs_size, dtype=np.float32)
+        self._templates: dict[int, Obs] = {}  # the start of a hand's public part, by players
+        self._no_mask = np.zeros(self.codec.size, dtype=np.int8)  # copied, never handed out
         self._base = 109 + n  # where the stacks block starts
 
     # ------------------------------------------------------------------ driving
@@ -121,31 +125,31 @@ class PokerGame:
             if self.series is not None:
                 hand = self.series.next_hand()
                 if hand is None:
+                    self._build_public()  # how the last hand ended
                     self.over = True
                     return
                 seating = self.series.seating
                 assert seating is not None
                 order = tuple(seat - 1 for seat in seating.order)
+                self.position_of = self._positions(order)
             else:
                 shift = self._dealt % n if self.config.rotate else 0
-                order = tuple((p + shift) % n for p in range(n))
-                hand_config = self._configs.get(shift)
-                if hand_config is None:
-                    hand_config = self._configs[shift] = self.config.hand_config(order)
+                seated = self._configs.get(shift)
+                if seated is None:
+                    order = tuple((p + shift) % n for p in range(n))
+                    seated = self._configs[shift] = (self.config.hand_config(order), order,
+                                                     self._positions(order))
+                hand_config, order, self.position_of = seated
                 # Only the cards a hand can use are drawn (2 each, 3 burns, 5 on the board).
                 hand = Hand.start(hand_config, self._rng.sample(_DECK, 2 * n + 8))
             self.hands += 1
             self._dealt += 1
             self.hand = hand
             self.order = order
-            position_of = [-1] * n
-            for p, agent in enumerate(order):
-                position_of[agent] = p
-            self.position_of = position_of
             self.street_in = [[0] * n for _ in range(4)]
             self.hand_start = list(hand.config.stacks)
             self._legal = None
-            self._build_public()
+            self._start_public()
             if not hand.is_over:
                 return
             self._finish_hand()
@@ -153,10 +157,17 @@ class PokerGame:
                 self.over = True
                 return
 
+    def _positions(self, order: tuple[int, ...]) -> list[int]:
+        """Each agent's hand position when ``order[p]`` sits at *p* (-1: not dealt in)."""
+        position_of = [-1] * self.n
+        for p, agent in enumerate(order):
+            position_of[agent] = p
+        return position_of
+
     @property
     def to_act(self) -> int | None:
         """The agent to act, or ``None`` when the episode is over."""
-        p = self.hand.to_act
+        p = self.hand._to_act
         return None if p is None or self.over else self.order[p]
 
     @property
@@ -193,11 +204,15 @@ class PokerGame:
                   else hand.apply(engine_action))
         self._legal = None
         first = events[0]
-        if type(first) is ActionTaken and first.chips:
-            self.street_in[street][p] += first.chips
+        chips = first.chips if type(first) is ActionTaken else 0
+        if chips:
+            self.street_in[street][p] += chips
         if hand._phase != 4:  # OVER
             if len(events) == 1 and hand._street == street:
-                self._update_public(p, street)
+                self._update_public(p, street, chips)
+            elif (len(events) == 2 and hand._street == street + 1
+                  and type(events[1]) is BoardDealt):
+                self._next_street(p, street, chips, events[1].cards)
             else:
                 self._build_public()
             return False
@@ -205,6 +220,7 @@ class PokerGame:
         if series is not None:
             self._deal()
         else:
+            self._build_public()  # how the hand ended, for the agents' last observations
             self.over = True
         return True
 
@@ -235,6 +251,30 @@ class PokerGame:
         """
         return self._phh_writer.text(self.hand, tuple(a + 1 for a in self.order))
 
+    def _start_public(self) -> None:
+        """:meth:`_build_public` for a hand just dealt, from a kept template of what does not
+        change (the street, who is dealt in, the big blind)."""
+        hand = self.hand
+        k = len(self.order)
+        if hand._board or hand._street or True in hand._folded:  # not a plain start
+            self._build_public()
+            return
+        template = self._templates.get(k)
+        if template is None:
+            template = np.zeros(self.obs_size, dtype=np.float32)
+            template[104] = 1
+            start = self._base + 4 * self.n
+            template[start:start + k] = 1
+            template[-2] = self.config.big_blind
+            self._templates[k] = template
+        public = self._public = template.copy()
+        pad = [0] * (self.n - k)
+        base = self._base
+        public[base:base + 3 * self.n] = [*hand._stacks, *pad, *hand._bets, *pad,
+                                          *hand._committed, *pad]
+        public[-7] = sum(hand._committed)
+        public[-6] = hand._to_match
+
     def _build_public(self) -> None:
         """The part of the observation every agent shares, built in full."""
         hand = self.hand
@@ -244,47 +284,64 @@ class PokerGame:
             public[52 + card] = 1
         public[104 + hand._street] = 1
         k = len(self.order)
+        pad = [0] * (n - k)  # positions nobody holds (a series with players out)
+        first, second, third, fourth = self.street_in
         base = self._base
-        public[base:base + k] = hand._stacks
-        public[base + n:base + n + k] = hand._bets
-        public[base + 2 * n:base + 2 * n + k] = hand._committed
-        public[base + 3 * n:base + 3 * n + k] = hand._folded
-        public[base + 4 * n:base + 4 * n + k] = 1
-        for street, row in enumerate(self.street_in):
-            start = base + (5 + street) * n
-            public[start:start + n] = row
+        # The nine blocks of n at once (one conversion is cheaper than nine).
+        public[base:base + 9 * n] = [*hand._stacks, *pad, *hand._bets, *pad, *hand._committed,
+                                     *pad, *hand._folded, *pad, *[1] * k, *pad,
+                                     *first, *second, *third, *fourth]
         public[-7] = sum(hand._committed)
         public[-6] = hand._to_match
         public[-2] = self.config.big_blind
         self._public = public
 
-    def _update_public(self, p: int, street: int) -> None:
-        """After one action inside a street only the actor's numbers and the bet change."""
+    def _update_public(self, p: int, street: int, chips: int) -> None:
+        """After one action inside a street only the actor's numbers and the bet change: none
+        but the folded flag for a fold or a check, the chips for a bet, call or raise."""
         hand = self.hand
         public = self._public
         n = self.n
         base = self._base + p
-        public[base] = hand._stacks[p]
-        public[base + n] = hand._bets[p]
-        committed = hand._committed[p]
-        public[-7] += committed - public[base + 2 * n]
-        public[base + 2 * n] = committed
-        public[base + 3 * n] = hand._folded[p]
-        public[base + (5 + street) * n] = self.street_in[street][p]
-        public[-6] = hand._to_match
+        if chips:
+            committed = hand._committed
+            public[base] = hand._stacks[p]
+            public[base + n] = hand._bets[p]
+            public[base + 2 * n] = committed[p]
+            public[base + (5 + street) * n] = self.street_in[street][p]
+            public[-7] = sum(committed)
+            public[-6] = hand._to_match
+        elif hand._folded[p]:
+            public[base + 3 * n] = 1
+
+    def _next_street(self, p: int, street: int, chips: int, cards: tuple[int, ...]) -> None:
+        """After the action of *p* that closed *street* and the next street's *cards*: the
+        actor's numbers, no bets, the board and the street change."""
+        self._update_public(p, street, chips)
+        public = self._public
+        start = self._base + self.n
+        public[start:start + len(self.order)] = 0
+        for card in cards:
+            public[52 + card] = 1
+        public[104 + street] = 0
+        public[105 + street] = 1
+        public[-6] = self.hand._to_match
 
     def observation(self, agent: int) -> Obs:
         """The observation array of *agent* (see the module docstring)."""
-        hand = self.hand
         obs = self._public.copy()
         p = self.position_of[agent]
         if p < 0:
             return obs
-        for card in hand._holes[p]:
-            obs[card] = 1
+        hand = self.hand
+        first, second = hand._holes[p]  # hold'em: two cards, always dealt here
+        obs[first] = 1
+        obs[second] = 1
         obs[109 + p] = 1
         if hand._to_act == p and not self.over:
-            legal = self.legal
+            legal = self._legal
+            if legal is None:
+                legal = self._legal = hand.legal
             obs[-5] = legal.call_amount
             low = legal.min_raise_to
             if low is not None:
@@ -299,19 +356,23 @@ class PokerGame:
 
     def action_mask(self, agent: int) -> npt.NDArray[np.int8]:
         """The exact mask of *agent* (all zeros when it is not the agent's turn)."""
-        hand = self.hand
         p = self.position_of[agent]
-        if self.over or p < 0 or hand._to_act != p:
-            return np.zeros(self.codec.size, dtype=np.int8)
-        return self.codec.mask(self.legal)
+        if self.over or p < 0 or self.hand._to_act != p:
+            return self._no_mask.copy()
+        legal = self._legal
+        if legal is None:
+            legal = self._legal = self.hand.legal
+        return self.codec.mask(legal)
 
     def legal_info(self, agent: int) -> dict[str, object]:
         """``infos[agent]["legal"]``: exact legal actions, empty-handed when not its turn."""
-        hand = self.hand
         p = self.position_of[agent]
-        if self.over or p < 0 or hand._to_act != p:
+        if self.over or p < 0 or self.hand._to_act != p:
             return dict(_NOBODY)
-        return legal_info(self.legal)
+        legal = self._legal
+        if legal is None:
+            legal = self._legal = self.hand.legal
+        return legal_info(legal)
 
     def observation_dict(self, agent: int) -> dict[str, Any]:
         """The observation of *agent* as a readable dict, with the PHH of the hand so far.

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Final
 
-from feltro.actions import Fold, Raise
+from feltro.actions import KIND_CALL, KIND_CHECK, KIND_FOLD, KIND_RAISE
 from feltro.cards import Card
 from feltro.config import HandConfig, Structure
 from feltro.errors import HistoryError
@@ -21,6 +21,13 @@ from feltro.history import dumps, record_of
 __all__ = ["PhhWriter"]
 
 _TEXT: Final = tuple(str(Card.from_id(i)) for i in range(52))
+# The fixed lines and line starts, by position (p1 is position 0) and by action kind.
+_DEALT: Final = tuple(f"  'd dh p{p + 1} " for p in range(10))
+_WORDS: Final = {KIND_FOLD: "f", KIND_CHECK: "cc", KIND_CALL: "cc"}
+_PLAIN: Final = tuple(tuple(f"  'p{p + 1} {_WORDS[kind]}',\n" for p in range(10))
+                      for kind in range(len(_WORDS)))  # by action kind, then position
+_SHOWS: Final = tuple(f"  'p{p + 1} sm " for p in range(10))
+_MUCKS: Final = tuple(f"  'p{p + 1} sm',\n" for p in range(10))
 _KEEP: Final = 64  # templates kept (a series changes its configuration every hand)
 
 
@@ -49,26 +56,24 @@ class PhhWriter:
         text = _TEXT
         for p in range(hand._n):
             hole = holes[p]
-            append(f"  'd dh p{p + 1} {text[hole[0]]}{text[hole[1]]}',\n")  # type: ignore[index]
+            append(f"{_DEALT[p]}{text[hole[0]]}{text[hole[1]]}',\n")  # type: ignore[index]
         for event in hand._events:
             kind = type(event)
             if kind is ActionTaken:
                 action = event.action  # type: ignore[attr-defined]
-                who = event.position + 1  # type: ignore[attr-defined]
-                if type(action) is Raise:
-                    append(f"  'p{who} cbr {action.to}',\n")
-                elif isinstance(action, Fold):
-                    append(f"  'p{who} f',\n")
+                code = action.kind
+                if code == KIND_RAISE:
+                    append(f"  'p{event.position + 1} cbr {action.to}',\n")  # type: ignore[attr-defined]
                 else:
-                    append(f"  'p{who} cc',\n")
+                    append(_PLAIN[code][event.position])  # type: ignore[attr-defined]
             elif kind is BoardDealt:
-                cards = "".join(text[c] for c in event.cards)  # type: ignore[attr-defined]
+                cards = "".join([text[c] for c in event.cards])  # type: ignore[attr-defined]
                 append(f"  'd db {cards}',\n")
             elif kind is CardsShown:
-                cards = "".join(text[c] for c in event.cards)  # type: ignore[attr-defined]
-                append(f"  'p{event.position + 1} sm {cards}',\n")  # type: ignore[attr-defined]
+                cards = "".join([text[c] for c in event.cards])  # type: ignore[attr-defined]
+                append(f"{_SHOWS[event.position]}{cards}',\n")  # type: ignore[attr-defined]
             elif kind is CardsMucked:
-                append(f"  'p{event.position + 1} sm',\n")  # type: ignore[attr-defined]
+                append(_MUCKS[event.position])  # type: ignore[attr-defined]
         append(tail)
         append(f"finishing_stacks = [{', '.join(map(str, hand._stacks))}]\n")
         return "".join(lines)
