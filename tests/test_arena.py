@@ -47,8 +47,12 @@ def test_chunks_cover_every_deal_once() -> None:
             assert covered == list(range(deals))
             assert all(count <= MAX_CHUNK for _, count in pieces)
             assert all(count >= MIN_CHUNK for _, count in pieces[:-1])
-    # about eight pieces a worker when the match is long enough
-    assert len(chunks(5_000, 4)) == 32
+    # big pieces first (few tasks), small ones last (the workers finish together)
+    sizes = [count for _, count in chunks(20_000, 16)]
+    assert sizes == sorted(sizes, reverse=True)
+    assert sizes[0] == MAX_CHUNK
+    assert sizes[-2] == MIN_CHUNK
+    assert len(sizes) < 20_000 / 64
 
 
 def test_a_worker_count_must_be_positive() -> None:

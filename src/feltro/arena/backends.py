@@ -1,9 +1,10 @@
 """Where the deals of a match are played: in this process, local processes, or Ray.
 
-The deals are cut into chunks (:func:`chunks`: about eight per worker, tens to hundreds of deals
-each, so the cost of sending a task is tiny beside the hands it plays). Every backend plays the
-same chunks with :func:`~feltro.arena.play_chunk`, which sends back one flat array of integers
-per chunk, and the chunks are put back in deal order. Each deal is seeded from the match seed
+The deals are cut into chunks (:func:`chunks`: tens to hundreds of deals each, so the cost of
+sending a task is tiny beside the hands it plays; smaller towards the end of the match, so the
+workers finish together). Every backend plays the same chunks with
+:func:`~feltro.arena.play_chunk`, which sends back one flat array of integers per chunk, and
+the chunks are put back in deal order. Each deal is seeded from the match seed
 and its number alone, so the numbers of a match do not depend on the backend, the number of
 workers or the cut (only the time does).
 
@@ -42,11 +43,12 @@ Progress = Callable[[int], None]
 Piece = tuple[int, int]
 """``(first deal, count)``."""
 
-CHUNKS_PER_WORKER = 8
-"""Enough pieces that a worker finishing early finds more work (the last piece to finish
-keeps one worker busy alone for at most about 1/8 of a worker's share)."""
+SHARE = 4
+"""A piece is at most 1/SHARE of what remains per worker, so pieces shrink as the match
+ends: the first ones are big (little overhead), the last ones small (the workers finish
+together instead of waiting for one that drew a big piece last)."""
 MIN_CHUNK = 16
-"""Deals: at least a few milliseconds of play per task, whatever the number of workers."""
+"""Deals: at least tens of milliseconds of play per task, whatever the number of workers."""
 MAX_CHUNK = 250
 """Deals: the progress bar still moves on long matches."""
 
@@ -60,11 +62,20 @@ def default_workers() -> int:
 
 
 def chunks(deals: int, workers: int) -> list[Piece]:
-    """``(first deal, count)`` pieces covering every deal once, in order: about
-    :data:`CHUNKS_PER_WORKER` per worker, between :data:`MIN_CHUNK` and :data:`MAX_CHUNK` deals
-    each (the last may be shorter)."""
-    size = min(MAX_CHUNK, max(MIN_CHUNK, -(-deals // (workers * CHUNKS_PER_WORKER))))
-    return [(first, min(size, deals - first)) for first in range(0, deals, size)]
+    """``(first deal, count)`` pieces covering every deal once, in order, of decreasing size:
+    each 1/:data:`SHARE` of the deals left per worker, between :data:`MIN_CHUNK` and
+    :data:`MAX_CHUNK` deals (the last may be shorter).
+
+    Any cut gives the same numbers; this one only decides how fast a match is played.
+    """
+    pieces = []
+    first = 0
+    while first < deals:
+        left = deals - first
+        size = min(left, MAX_CHUNK, max(MIN_CHUNK, -(-left // (workers * SHARE))))
+        pieces.append((first, size))
+        first += size
+    return pieces
 
 
 def run_match(match: MatchConfig, *, workers: int = 1, ray_address: str | None = None,
