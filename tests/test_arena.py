@@ -155,3 +155,13 @@ def test_bare_ray_flag_means_a_local_instance() -> None:
 def test_chart_has_a_band_for_every_bot() -> None:
     svg = svg_chart(["a", "b"], [[4, -4], [-2, 2], [6, -6]], 2, 2)
     assert svg.count("<polygon") == 2
+
+
+def test_cli_says_when_ray_cannot_be_reached() -> None:
+    pytest.importorskip("ray")
+    result = runner.invoke(app, ["arena", "rules", "station", "--hands", "4", "--ray",
+                                 "nonsense"])
+    assert result.exit_code != 0
+    text = " ".join(result.output.replace("│", " ").split())  # the message as one line
+    assert "could not start or reach the Ray cluster at nonsense" in text
+    assert "Traceback" not in result.output

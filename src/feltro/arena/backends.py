@@ -92,7 +92,7 @@ def run_match(match: MatchConfig, *, workers: int = 1, ray_address: str | None =
         raise ConfigError(f"workers must be a positive integer, not {workers!r}")
     pieces = chunks(match.deals, workers)
     if use_ray:
-        started = start_ray(workers, ray_address)
+        started = start_ray(workers, ray_address, warm=False)  # its workers start with the match
         try:
             flats = _run_ray(match, pieces, progress)
         finally:
@@ -181,25 +181,30 @@ def _warm() -> int:
     return os.getpid()
 
 
-def start_ray(workers: int, address: str | None = None) -> bool:
+def start_ray(workers: int, address: str | None = None, *, warm: bool = True) -> bool:
     """Connect to Ray once: the cluster at *address* (``auto``: the one this machine is part
-    of), else a new local instance with *workers* CPUs; then one empty task per CPU, so that
-    the Ray workers have started and imported feltro before a match. Returns whether it
-    started (or connected) anew, False when Ray was already initialised.
+    of), else a new local instance with *workers* CPUs; then, when *warm*, one empty task per
+    CPU, so that the Ray workers have started and imported feltro before a match. Returns
+    whether it started (or connected) anew, False when Ray was already initialised.
 
-    :raises ConfigError: when Ray is not installed.
+    :raises ConfigError: when Ray is not installed, or does not start or answer.
     """
     ray = _ray()
     if ray.is_initialized():
         return False
     options: dict[str, Any] = {"include_dashboard": False, "log_to_driver": False,
                                "configure_logging": False}
-    if address:
-        ray.init(address=address, **options)
-    else:
-        ray.init(num_cpus=workers, num_gpus=0, **options)
-    cpus = max(1, int(ray.cluster_resources().get("CPU", workers)))
-    ray.get([_RAY_TASKS["warm"].remote() for _ in range(cpus)])
+    try:
+        if address:
+            ray.init(address=address, **options)
+        else:
+            ray.init(num_cpus=workers, num_gpus=0, **options)
+    except Exception as exc:  # Ray raises ConnectionError, RuntimeError, ValueError, ...
+        where = f"the Ray cluster at {address}" if address else "a local Ray instance"
+        raise ConfigError(f"could not start or reach {where}: {exc}") from None
+    if warm:
+        cpus = max(1, int(ray.cluster_resources().get("CPU", workers)))
+        ray.get([_RAY_TASKS["warm"].remote() for _ in range(cpus)])
     return True
 
 
