@@ -65,10 +65,16 @@ def load_bot(spec: str, rng: random.Random) -> Bot:
         bot = make(rng) if takes_rng else make()
     except Exception as exc:  # the bot's own code: report it, whatever it raised
         raise ConfigError(f"bot {spec!r} could not be created: {exc!r}") from None
-    if not isinstance(bot, Bot):
-        raise ConfigError(f"bot {spec!r} is not a bot: it needs a name and an act(view, legal) "
-                          f"method (see docs/bots.md)")
+    if type(bot) not in _BOT_TYPES:  # checked once per class: the check is slow
+        if not isinstance(bot, Bot):
+            raise ConfigError(f"bot {spec!r} is not a bot: it needs a name and an act(view, "
+                              f"legal) method (see docs/bots.md)")
+        _BOT_TYPES.add(type(bot))
     return bot
+
+
+_BOT_TYPES: set[type] = set()
+"""Classes whose objects passed the :class:`~feltro.bots.Bot` check."""
 
 
 @functools.lru_cache(maxsize=64)
