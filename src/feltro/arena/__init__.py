@@ -31,7 +31,7 @@ import random
 from array import array
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, cast
 
 from feltro.bots import Bot, checked_action
 from feltro.bots.levels import ALL_KINDS, make_level
@@ -70,7 +70,7 @@ def load_bot(spec: str, rng: random.Random) -> Bot:
             raise ConfigError(f"bot {spec!r} is not a bot: it needs a name and an act(view, "
                               f"legal) method (see docs/bots.md)")
         _BOT_TYPES.add(type(bot))
-    return bot
+    return cast(Bot, bot)
 
 
 _BOT_TYPES: set[type] = set()
