@@ -4,13 +4,15 @@ from __future__ import annotations
 
 import csv
 import json
+import multiprocessing
+import threading
 from pathlib import Path
 
 import pytest
 from typer.testing import CliRunner
 
 from feltro.arena import MatchConfig, load_bot, play_chunk, play_deals, summarise
-from feltro.arena.backends import MAX_CHUNK, MIN_CHUNK, chunks, run_match
+from feltro.arena.backends import MAX_CHUNK, MIN_CHUNK, _context, chunks, run_match
 from feltro.arena.chart import svg_chart
 from feltro.cli import app, bare_options
 from feltro.errors import ConfigError
@@ -29,6 +31,24 @@ def test_same_numbers_with_one_worker_two_processes_and_ray() -> None:
     pytest.importorskip("ray")
     on_ray = run_match(match, workers=2, use_ray=True)  # starts and stops a local Ray
     assert on_ray == one
+
+
+def test_processes_are_not_forked_from_a_process_running_threads() -> None:
+    # A thread (a progress bar, a server) could hold a lock when the process forks: the pool
+    # then starts its workers from a fork server, with the same numbers.
+    if "forkserver" not in multiprocessing.get_all_start_methods():
+        pytest.skip("no fork server on this system")
+    match = MatchConfig(bots=("rules", "random"), hands=60, seed=6)
+    running = threading.Event()
+    thread = threading.Thread(target=running.wait)
+    thread.start()
+    try:
+        assert _context().get_start_method() == "forkserver"
+        two = run_match(match, workers=2)
+    finally:
+        running.set()
+        thread.join()
+    assert two == play_deals(match, 0, match.deals)
 
 
 def test_any_cut_of_the_deals_gives_the_same_rows() -> None:
