@@ -84,27 +84,32 @@ def run_match(match: MatchConfig, *, workers: int = 1, ray_address: str | None =
 
     *workers* processes play the match (1: in this process), or, with *use_ray*, Ray tasks on
     the instance :func:`start_ray` connected to (else on a new one, with *workers* CPUs or at
-    *ray_address*, shut down at the end).
+    *ray_address*, shut down at the end), cut for as many CPUs as the instance has.
 
     :raises ConfigError: for a bad worker count, or when Ray is asked for and not installed.
     """
     if type(workers) is not int or workers < 1:
         raise ConfigError(f"workers must be a positive integer, not {workers!r}")
-    pieces = chunks(match.deals, workers)
     if use_ray:
         started = start_ray(workers, ray_address, warm=False)  # its workers start with the match
         try:
-            flats = _run_ray(match, pieces, progress)
+            flats = _run_ray(match, chunks(match.deals, _ray_cpus(workers)), progress)
         finally:
             if started:
                 stop_ray()
-    elif workers == 1 or len(pieces) == 1:
+        return _rows(match, flats)
+    pieces = chunks(match.deals, workers)
+    if workers == 1 or len(pieces) == 1:
         flats = []
         for first, count in pieces:
             flats.append(play_chunk(match, first, count))
             _advance(progress, match, count)
     else:
         flats = _run_processes(match, pieces, workers, progress)
+    return _rows(match, flats)
+
+
+def _rows(match: MatchConfig, flats: Sequence[array[int]]) -> list[list[int]]:
     k = len(match.bots)
     return [flat[i:i + k].tolist() for flat in flats for i in range(0, len(flat), k)]
 
@@ -203,9 +208,13 @@ def start_ray(workers: int, address: str | None = None, *, warm: bool = True) ->
         where = f"the Ray cluster at {address}" if address else "a local Ray instance"
         raise ConfigError(f"could not start or reach {where}: {exc}") from None
     if warm:
-        cpus = max(1, int(ray.cluster_resources().get("CPU", workers)))
-        ray.get([_RAY_TASKS["warm"].remote() for _ in range(cpus)])
+        ray.get([_RAY_TASKS["warm"].remote() for _ in range(_ray_cpus(workers))])
     return True
+
+
+def _ray_cpus(default: int) -> int:
+    """The CPUs of the Ray instance (a cluster's, all nodes together)."""
+    return max(1, int(_ray().cluster_resources().get("CPU", default)))
 
 
 def stop_ray() -> None:
