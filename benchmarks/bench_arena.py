@@ -24,6 +24,9 @@ workers is small beside playing. It is played:
   total is reported too.
 
 Speed-up is the 1-worker time over the backend's time; efficiency is speed-up / workers.
+Before the 1-worker run and after the local processes' run, a CPU-only loop (no feltro) is
+timed on one process and on as many as the workers: its speed-up is what the machine allowed
+at the time, the ceiling for the arena's.
 Every backend's rows (each deal's winnings by bot) must equal the 1-worker rows: the run stops
 otherwise. The results go to ``benchmarks/results/arena.md``.
 """
@@ -35,6 +38,7 @@ import os
 import sys
 import time
 from collections.abc import Callable
+from concurrent.futures import ProcessPoolExecutor
 
 from feltro.arena import MatchConfig
 from feltro.arena.backends import run_match, start_ray, stop_ray
@@ -61,6 +65,28 @@ def timed(play: Callable[[], Rows]) -> tuple[Rows, float, float]:
     return rows, elapsed, cpu
 
 
+def spin(n: int) -> int:
+    """Pure CPU work, no feltro: what the machine's cores give at the moment."""
+    total = 0
+    for i in range(n):
+        total += i
+    return total
+
+
+def machine_speedup(workers: int, n: int = 20_000_000) -> float:
+    """The speed-up of *workers* processes each spinning *n* times over one doing it once: the
+    best any parallel code can get on this machine now (other jobs take the rest)."""
+    began = time.perf_counter()
+    spin(n)
+    one = time.perf_counter() - began
+    with ProcessPoolExecutor(workers) as pool:
+        list(pool.map(spin, [1] * workers))  # the pool's start is not what is measured
+        began = time.perf_counter()
+        list(pool.map(spin, [n] * workers))
+        many = time.perf_counter() - began
+    return workers * one / many
+
+
 def load() -> str:
     one, five, fifteen = os.getloadavg()
     return f"{one:.2f} / {five:.2f} / {fifteen:.2f}"
@@ -83,6 +109,8 @@ def main() -> int:
     print(f"{match.deals * match.per_deal:,} hands ({match.deals:,} deals), {workers} workers; "
           f"load average at start {load_start}", flush=True)
 
+    machine_before = machine_speedup(workers)
+    print(f"a CPU-only loop on {workers} processes: {machine_before:.2f}x", flush=True)
     reference, base, base_cpu = timed(lambda: run_match(match, workers=1))
     print(f"1 worker: {base:.2f} s", flush=True)
     rows: list[tuple[object, ...]] = [
@@ -95,7 +123,13 @@ def main() -> int:
     speed = base / local_s
     rows.append(("local processes (pool start included)", workers, f"{local_s:.2f} s",
                  f"{local_cpu:.2f} s", f"{speed:.2f}x", f"{speed / workers:.2f}", "1.00"))
-    notes = [f"Work added by the parallel path (CPU time of the local processes over the "
+    machine_after = machine_speedup(workers)
+    notes = [f"What the machine allowed: a CPU-only loop (no feltro) ran {machine_before:.2f}x "
+             f"faster on {workers} processes than on one just before the 1-worker run, "
+             f"{machine_after:.2f}x just after the local processes' run (ideal: "
+             f"{workers}.00x); where it is below the ideal, other jobs hold the cores and the "
+             f"arena's speed-up says more about them than about the arena.",
+             f"Work added by the parallel path (CPU time of the local processes over the "
              f"1-worker CPU time): {local_cpu / base_cpu - 1:+.1%}."]
     if not args.no_ray:
         notes += ray_rows(match, workers, args.ray, base, local_s, reference, rows)
