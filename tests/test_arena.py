@@ -4,13 +4,15 @@ from __future__ import annotations
 
 import csv
 import json
+import multiprocessing
+import threading
 from pathlib import Path
 
 import pytest
 from typer.testing import CliRunner
 
-from feltro.arena import MatchConfig, load_bot, play_deals, summarise
-from feltro.arena.backends import chunks, run_match
+from feltro.arena import MatchConfig, load_bot, play_chunk, play_deals, summarise
+from feltro.arena.backends import MAX_CHUNK, MIN_CHUNK, _context, chunks, run_match
 from feltro.arena.chart import svg_chart
 from feltro.cli import app, bare_options
 from feltro.errors import ConfigError
@@ -20,21 +22,64 @@ runner = CliRunner()
 
 def test_same_numbers_with_one_worker_two_processes_and_ray() -> None:
     match = MatchConfig(bots=("rules", "tight", "random"), hands=240, seed=5)
+    whole = play_deals(match, 0, match.deals)  # one piece, in this process
     one = run_match(match, workers=1)
     two = run_match(match, workers=2)
-    assert one == two
+    assert len(chunks(match.deals, 2)) > 2  # both processes get work
+    assert one == two == whole
     assert len(one) == match.deals == 80
     pytest.importorskip("ray")
-    on_ray = run_match(match, workers=2, use_ray=True)
+    on_ray = run_match(match, workers=2, use_ray=True)  # starts and stops a local Ray
     assert on_ray == one
 
 
+def test_processes_are_not_forked_from_a_process_running_threads() -> None:
+    # A thread (a progress bar, a server) could hold a lock when the process forks: the pool
+    # then starts its workers from a fork server, with the same numbers.
+    if "forkserver" not in multiprocessing.get_all_start_methods():
+        pytest.skip("no fork server on this system")
+    match = MatchConfig(bots=("rules", "random"), hands=60, seed=6)
+    running = threading.Event()
+    thread = threading.Thread(target=running.wait)
+    thread.start()
+    try:
+        assert _context().get_start_method() == "forkserver"
+        two = run_match(match, workers=2)
+    finally:
+        running.set()
+        thread.join()
+    assert two == play_deals(match, 0, match.deals)
+
+
+def test_any_cut_of_the_deals_gives_the_same_rows() -> None:
+    match = MatchConfig(bots=("rules", "random", "station"), hands=90, seed=8)
+    whole = play_chunk(match, 0, match.deals)
+    for cut in (1, 7, 29):
+        assert play_chunk(match, 0, cut) + play_chunk(match, cut, match.deals - cut) == whole
+    assert play_deals(match, 5, 2) == [whole[15:18].tolist(), whole[18:21].tolist()]
+
+
 def test_chunks_cover_every_deal_once() -> None:
-    for deals in (1, 7, 100, 1001):
+    for deals in (1, 7, 100, 1001, 100_000):
         for workers in (1, 2, 16):
             pieces = chunks(deals, workers)
             covered = [d for first, count in pieces for d in range(first, first + count)]
             assert covered == list(range(deals))
+            assert all(count <= MAX_CHUNK for _, count in pieces)
+            assert all(count >= MIN_CHUNK for _, count in pieces[:-1])
+    # big pieces first (few tasks), small ones last (the workers finish together)
+    sizes = [count for _, count in chunks(20_000, 16)]
+    assert sizes == sorted(sizes, reverse=True)
+    assert sizes[0] == MAX_CHUNK
+    assert sizes[-2] == MIN_CHUNK
+    assert len(sizes) < 20_000 / 64
+
+
+def test_a_worker_count_must_be_positive() -> None:
+    match = MatchConfig(bots=("station", "tight"), hands=2)
+    for bad in (0, -1, 1.5):
+        with pytest.raises(ConfigError, match="workers must be a positive integer"):
+            run_match(match, workers=bad)  # type: ignore[arg-type]
 
 
 def test_chips_only_move_between_bots__G3() -> None:
@@ -130,3 +175,13 @@ def test_bare_ray_flag_means_a_local_instance() -> None:
 def test_chart_has_a_band_for_every_bot() -> None:
     svg = svg_chart(["a", "b"], [[4, -4], [-2, 2], [6, -6]], 2, 2)
     assert svg.count("<polygon") == 2
+
+
+def test_cli_says_when_ray_cannot_be_reached() -> None:
+    pytest.importorskip("ray")
+    result = runner.invoke(app, ["arena", "rules", "station", "--hands", "4", "--ray",
+                                 "nonsense"])
+    assert result.exit_code != 0
+    text = " ".join(result.output.replace("│", " ").split())  # the message as one line
+    assert "could not start or reach the Ray cluster at nonsense" in text
+    assert "Traceback" not in result.output

@@ -23,13 +23,15 @@ normal approximation, ``mean +- 1.96 sd / sqrt(deals)``).
 
 from __future__ import annotations
 
+import functools
 import importlib
 import inspect
 import math
 import random
-from collections.abc import Sequence
+from array import array
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, cast
 
 from feltro.bots import Bot, checked_action
 from feltro.bots.levels import ALL_KINDS, make_level
@@ -44,6 +46,7 @@ __all__ = [
     "MatchConfig",
     "MatchSummary",
     "load_bot",
+    "play_chunk",
     "play_deals",
     "summarise",
 ]
@@ -57,12 +60,35 @@ def load_bot(spec: str, rng: random.Random) -> Bot:
     :raises ConfigError: for an unknown level, a module that does not import, a missing class,
         or an object that is not a bot.
     """
+    make, takes_rng = _factory(spec)
+    try:
+        bot = make(rng) if takes_rng else make()
+    except Exception as exc:  # the bot's own code: report it, whatever it raised
+        raise ConfigError(f"bot {spec!r} could not be created: {exc!r}") from None
+    if type(bot) not in _BOT_TYPES:  # checked once per class: the check is slow
+        if not isinstance(bot, Bot):
+            raise ConfigError(f"bot {spec!r} is not a bot: it needs a name and an act(view, "
+                              f"legal) method (see docs/bots.md)")
+        _BOT_TYPES.add(type(bot))
+    return cast(Bot, bot)
+
+
+_BOT_TYPES: set[type] = set()
+"""Classes whose objects passed the :class:`~feltro.bots.Bot` check."""
+
+
+@functools.lru_cache(maxsize=64)
+def _factory(spec: str) -> tuple[Callable[..., Any], bool]:
+    """What builds the bots of *spec*, and whether it takes the random generator.
+
+    Looked up once per process (a worker builds the bots of every deal with it), since
+    importing and inspecting a ``module:Class`` costs more than building the bot.
+    """
     if ":" not in spec:
-        try:
-            return make_level(spec, rng)
-        except ValueError:
+        if spec not in ALL_KINDS:
             raise ConfigError(f"unknown bot {spec!r}: use a level ({', '.join(ALL_KINDS)}) or "
-                              f"module:Class") from None
+                              f"module:Class")
+        return functools.partial(make_level, spec), True
     module_name, _, class_name = spec.partition(":")
     try:
         module = importlib.import_module(module_name)
@@ -75,14 +101,7 @@ def load_bot(spec: str, rng: random.Random) -> Bot:
         takes_rng = bool(inspect.signature(factory).parameters)
     except (TypeError, ValueError):
         takes_rng = True
-    try:
-        bot = factory(rng) if takes_rng else factory()
-    except Exception as exc:  # the bot's own code: report it, whatever it raised
-        raise ConfigError(f"bot {spec!r} could not be created: {exc!r}") from None
-    if not isinstance(bot, Bot):
-        raise ConfigError(f"bot {spec!r} is not a bot: it needs a name and an act(view, legal) "
-                          f"method (see docs/bots.md)")
-    return bot
+    return factory, takes_rng
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -144,15 +163,28 @@ def play_deals(match: MatchConfig, first: int, count: int) -> list[list[int]]:
 
     Pure and deterministic: the result depends only on *match* and the deal numbers.
     """
+    flat = play_chunk(match, first, count)
     k = len(match.bots)
-    rows: list[list[int]] = []
+    return [flat[i:i + k].tolist() for i in range(0, len(flat), k)]
+
+
+def play_chunk(match: MatchConfig, first: int, count: int) -> array[int]:
+    """:func:`play_deals` as one flat array (deal after deal, each bot's winnings): the compact
+    form a worker sends back.
+
+    Every deal is seeded from the match seed and its number alone, and played by bots built
+    for it, so any cut of a match into chunks gives the same numbers.
+    """
+    k = len(match.bots)
+    out = array("q")
     for deal in range(first, first + count):
+        # Fresh bots for every deal (a few microseconds each: the bot classes are looked up
+        # once per process), so no bot carries memory from one deal into the next.
         bots = [load_bot(spec, random.Random(derive_seed(match.seed, f"deal {deal} bot {i}")))
                 for i, spec in enumerate(match.bots)]
         cards = Deck.shuffled(random.Random(derive_seed(match.seed, f"deal {deal}")))
         won = [0] * k
-        rotations = range(k) if match.duplicate else (deal % k,)
-        for shift in rotations:
+        for shift in (range(k) if match.duplicate else (deal % k,)):
             order = [(p + shift) % k for p in range(k)]  # order[p]: the bot at position p
             hand = Hand.start(match.hand_config, cards)
             while not hand.is_over:
@@ -163,8 +195,8 @@ def play_deals(match: MatchConfig, first: int, count: int) -> list[list[int]]:
             final = hand.result().stacks
             for p, bot in enumerate(order):
                 won[bot] += final[p] - match.stack
-        rows.append(won)
-    return rows
+        out.extend(won)
+    return out
 
 
 @dataclass(frozen=True, slots=True)

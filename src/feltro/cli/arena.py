@@ -76,12 +76,16 @@ def arena(
     columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
                TimeRemainingColumn())
     began = time.perf_counter()
-    with Progress(*columns, console=console, transient=True) as progress:
+    # No refresh thread: the bar moves when a chunk of deals comes back, and worker processes
+    # are then forked from a process with no other thread (see feltro.arena.backends).
+    with Progress(*columns, console=console, transient=True, auto_refresh=False) as progress:
         task = progress.add_task("hands", total=match.deals * match.per_deal)
+        progress.refresh()
         try:
             rows = run_match(match, workers=count, use_ray=ray is not None,
                              ray_address=None if ray in (None, "local") else ray,
-                             progress=lambda done: progress.advance(task, done))
+                             progress=lambda done: progress.update(task, advance=done,
+                                                                   refresh=True))
         except ConfigError as error:
             raise typer.BadParameter(str(error), param_hint="--ray") from None
     elapsed = time.perf_counter() - began
