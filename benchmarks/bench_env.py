@@ -1,4 +1,4 @@
-"""Learning-environment and arena speed: feltro.env against PettingZoo's no-limit hold'em.
+"""Learning-environment speed: feltro.env against PettingZoo's no-limit hold'em.
 
 Usage::
 
@@ -20,8 +20,7 @@ bookkeeping (the PHH text of every hand in the infos). Only the steps with an ac
 decisions. The batched environment is measured in ``bench_batch.py``.
 
 PettingZoo's ``texas_holdem_no_limit_v6`` (RLCard) is measured in the same run when
-installed. The arena is timed on one match with 1 worker and with 2 processes (and Ray when
-installed; its time includes starting the local Ray instance).
+installed. The arena's scaling is measured in ``bench_arena.py``.
 """
 
 from __future__ import annotations
@@ -35,8 +34,6 @@ import warnings
 from collections.abc import Callable
 from typing import Any
 
-from feltro.arena import MatchConfig
-from feltro.arena.backends import run_match
 from feltro.env import env
 from feltro.env.config import EnvConfig
 from feltro.env.game import PokerGame
@@ -108,28 +105,6 @@ def median_of_3(run: Callable[[], Rates]) -> Rates:
     return (statistics.median(r[0] for r in results), statistics.median(r[1] for r in results))
 
 
-def arena_times(hands: int) -> list[tuple[str, float]]:
-    match = MatchConfig(bots=("rules", "tight", "random", "station", "rules", "tight"),
-                        hands=hands, seed=1)
-    rows = []
-    reference = None
-    for label, kwargs in (("1 worker", {"workers": 1}), ("2 processes", {"workers": 2}),
-                          ("Ray, 2 CPUs", {"workers": 2, "use_ray": True})):
-        if kwargs.get("use_ray"):
-            try:
-                import ray  # noqa: F401
-            except ImportError:
-                continue
-        began = time.perf_counter()
-        result = run_match(match, **kwargs)  # type: ignore[arg-type]
-        elapsed = time.perf_counter() - began
-        if reference is None:
-            reference = result
-        assert result == reference, f"{label}: different results"
-        rows.append((label, elapsed))
-    return rows
-
-
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--quick", action="store_true")
@@ -162,24 +137,9 @@ def main() -> int:
                           f"(median of 3)", headers, rows, notes)
     print_section(env_section)
 
-    hands = 1_200 if args.quick else 6_000
-    timings = arena_times(hands)
-    base = timings[0][1]
-    arena_rows = [(label, f"{elapsed:.2f} s", f"{base / elapsed:.2f}x") for label, elapsed
-                  in timings]
-    arena_section = Section(
-        f"Arena: one 6-bot duplicate match, {hands:,} hands (rules, tight, random, station, "
-        f"rules, tight)", ["backend", "time", "speed-up"], arena_rows,
-        ["The results of every backend are identical (checked in the run).",
-         "Ray's time includes starting a local Ray instance.",
-         f"Load average before the match: {os.getloadavg()[0]:.1f} on {os.cpu_count()} "
-         f"cores: with the cores busy with other jobs the speed-up says little about "
-         f"scaling."])
-    print_section(arena_section)
     command = "python benchmarks/bench_env.py" + (" --quick" if args.quick else "")
-    write_results("env", "Learning environment and arena benchmark",
-                  [env_section, arena_section],
-                  machine_info(["gymnasium", "pettingzoo", "rlcard", "ray"]), command)
+    write_results("env", "Learning environment benchmark", [env_section],
+                  machine_info(["gymnasium", "pettingzoo", "rlcard"]), command)
     return 0
 
 
