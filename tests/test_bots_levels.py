@@ -74,7 +74,7 @@ def test_montecarlo_is_always_legal_and_acts_within_200_ms() -> None:
         ["montecarlo", "random", "rules", "montecarlo", "random", "rules"],
         ["montecarlo", "montecarlo"],
     ]):
-        decisions, worst, _series = _play(levels, seed, 40, ["montecarlo"])
+        decisions, worst, _series = _play(levels, seed, 50, ["montecarlo"])
         total += decisions
         slowest = max(slowest, worst)
     assert total >= 1000

@@ -29,7 +29,7 @@ import random
 from typing import Final
 
 from feltro.actions import CHECK, FOLD, Action, Raise
-from feltro.bots.montecarlo import _MAX_TRIALS, _MIN_TRIALS, MonteCarloBot, estimate_equity
+from feltro.bots.montecarlo import _MAX_TRIALS, _MIN_TRIALS, MonteCarloBot, equity
 from feltro.bots.reading import (
     acted,
     big_blind,
@@ -72,10 +72,10 @@ class ExpertBot(MonteCarloBot):
                 return decided
         ranges = self._ranges(view)
         trials = max(_MIN_TRIALS, min(_MAX_TRIALS, _EVALUATIONS // (len(ranges) + 1)))
-        equity = estimate_equity(hole, view.board, ranges, trials, self.rng)
+        estimate = equity(hole, view.board, ranges, trials, self.rng)
         if view.street is Street.PREFLOP:
-            return self.decide(view, legal, equity)
-        return self._postflop(view, legal, equity)
+            return self.decide(view, legal, estimate)
+        return self._postflop(view, legal, estimate)
 
     def _ranges(self, view: SeatView) -> list[tuple[float, float]]:
         """The Monte Carlo bot's reads, loosened: a call says less about a hand than it
