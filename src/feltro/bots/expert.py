@@ -1,23 +1,27 @@
-"""A stronger bot: :class:`ExpertBot`, Monte Carlo equity played with position,
-stack depth, sizings and a mixed strategy.
+"""The strongest built-in bot: :class:`ExpertBot`, Monte Carlo equity played with position,
+stack depth, sizings and a mixed strategy (the ``expert`` level).
 
 It keeps the equity estimate of :class:`~feltro.bots.montecarlo.MonteCarloBot` (opponents'
 ranges narrowed by what they did this hand, Monte Carlo run-outs) and changes how that equity
 becomes an action:
 
 * **Preflop by position.** An unopened pot is opened with the top share of starting hands for
-  the seat: about 15% with many players behind, widening to about 45% on the button and 40%
-  in the small blind against the big blind alone; the open is 2.5 big blinds plus one per
-  limper. Facing a raise it re-raises the top ~4% (and, mixed in, a few hands just below as
-  bluffs), calls with the next band when the stack is deep enough, and folds the rest.
-  Facing a re-raise it moves in or calls only with the top ~2.5-5%. With 12 big blinds or
-  less it plays push-or-fold from the same bands.
+  the seat: about 15% with many players behind, widening to 45% on the button, 50% in the
+  small blind against the big blind alone and 80% on the button heads-up; the open is 2.5 big
+  blinds plus one per limper. An opening raise is read the same way: the fewer players were
+  behind the opener, the wider its range. Facing a raise it re-raises the top quarter of the
+  opener's range (and, mixed in, a few hands just below as bluffs), calls when its equity
+  against the ranges pays the price (a little less asked in position, a little more out of
+  it), and folds the rest. Facing a re-raise it moves in or calls only with the top
+  ~2.5-5%. With 12 big blinds or less it plays push-or-fold.
 * **After the flop by equity and position.** It bets for value when ahead (two-thirds of the
   pot, three-quarters with a very strong hand, all in when the stack is small against the
   pot), bets a third of the pot half the time with a thin edge, semi-bluffs draws and bluffs
-  when checked to in position at set frequencies, check-raises strong hands sometimes, and
-  calls by pot odds with a margin that grows street by street (implied odds early, none on
-  the river).
+  when checked to in position at set frequencies, continuation-bets a third of the pot on
+  most heads-up flops after raising preflop, check-raises strong hands sometimes, and calls by
+  pot odds with a margin that grows street by street (implied odds early, none on the
+  river) and with every earlier street the bettor bet (few players fire three barrels
+  without a hand).
 * **Mixed.** Every threshold decision near its edge is drawn at random from the
   ``random.Random`` it is given, so it cannot be beaten by one trick, and it stays
   reproducible from its seed.
