@@ -44,6 +44,11 @@ ROWS: tuple[tuple[str, str, tuple[str, ...], int], ...] = (
     ("5 x montecarlo", "6-max", ("expert",) + ("montecarlo",) * 5, 200_000),
     ("random, rules, montecarlo, station, tag", "6-max",
      ("expert", "random", "rules", "montecarlo", "station", "tag"), 200_000),
+    ("5 x rules", "6-max", ("expert",) + ("rules",) * 5, 200_000),
+    ("5 x tag", "6-max", ("expert",) + ("tag",) * 5, 200_000),
+    ("5 x station", "6-max", ("expert",) + ("station",) * 5, 200_000),
+    ("5 x tight", "6-max", ("expert",) + ("tight",) * 5, 200_000),
+    ("5 x random", "6-max", ("expert",) + ("random",) * 5, 200_000),
 )
 JSON_DIR = RESULTS / "expert"
 
@@ -72,12 +77,17 @@ def play_row(bots: tuple[str, ...], hands: int, workers: int,
 
 def match_section(results: dict[str, dict[str, object]]) -> Section:
     rows = []
+    notes = []
     for label, fmt, bots, hands in ROWS:
         data = results.get(_slug(label, fmt))
         if data is None:
             rows.append((label, fmt, "not played", "", "", _command(bots, hands)))
             continue
         expert = data["bots"][0]  # type: ignore[index]
+        if fmt == "6-max":
+            others = ", ".join(f"{bot['name']} {bot['bb_per_100']:+.1f}"
+                               for bot in data["bots"][1:])  # type: ignore[index]
+            notes.append(f"6-max {label}: the others' bb/100: {others}")
         low, high = expert["ci95"]
         rows.append((label, fmt, f"{data['hands']:,}", f"{expert['bb_per_100']:+.1f}",
                      f"[{low:+.1f}, {high:+.1f}]", _command(bots, int(data["hands"]))))  # type: ignore[call-overload]
@@ -94,7 +104,8 @@ def match_section(results: dict[str, dict[str, object]]) -> Section:
          "never limps, continuation-bets): feltro.bots.tag",
          "the arena's interval treats deals as independent samples (normal approximation); "
          "an interval above zero is the issue's bar for 'beats'",
-         f"seed {SEED}; the numbers do not depend on --workers (the arena's guarantee)"],
+         f"seed {SEED}; the numbers do not depend on --workers (the arena's guarantee)",
+         *notes],
     )
 
 
