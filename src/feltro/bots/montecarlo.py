@@ -1,4 +1,4 @@
-"""The strongest built-in bot: :class:`MonteCarloBot`, equity against plausible ranges.
+"""The Monte Carlo level: :class:`MonteCarloBot`, equity against plausible ranges.
 
 For every decision it
 
