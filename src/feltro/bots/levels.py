@@ -6,8 +6,8 @@ Four levels, weakest first: ``random`` (random legal actions,
 pot odds, :class:`~feltro.bots.montecarlo.MonteCarloBot`) and ``expert`` (the same equity
 played with position, stack depth, sizings and a mixed strategy,
 :class:`~feltro.bots.expert.ExpertBot`; in the arena it beats every other bot heads-up and
-all but the rule bot, which it only matches, at 6-max: ``benchmarks/results/expert.md``). The other bots of :mod:`feltro.bots` (``station``,
-``tight``, ``tag``) are accepted too.
+all but the rule bot, which it only matches, at 6-max: ``benchmarks/results/expert.md``).
+The other bots of :mod:`feltro.bots` (``station``, ``tight``, ``tag``) are accepted too.
 
 >>> import random
 >>> LEVELS
