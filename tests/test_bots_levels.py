@@ -11,7 +11,7 @@ import pytest
 
 from feltro.actions import Action, Raise
 from feltro.bots import Bot
-from feltro.bots.levels import ALL_KINDS, LEVELS, make_level
+from feltro.bots.levels import ALL_KINDS, DEFAULT_LEVEL, LEVELS, make_level
 from feltro.bots.montecarlo import MonteCarloBot, estimate_equity, opponent_range
 from feltro.bots.reading import Made, chen_score, has_draw, made_hand, range_threshold
 from feltro.cards import Deck, parse_cards
@@ -74,7 +74,7 @@ def test_montecarlo_is_always_legal_and_acts_within_200_ms() -> None:
         ["montecarlo", "random", "rules", "montecarlo", "random", "rules"],
         ["montecarlo", "montecarlo"],
     ]):
-        decisions, worst, _series = _play(levels, seed, 40, ["montecarlo"])
+        decisions, worst, _series = _play(levels, seed, 50, ["montecarlo"])
         total += decisions
         slowest = max(slowest, worst)
     assert total >= 1000
@@ -90,8 +90,10 @@ def test_bots_are_reproducible_from_their_rng() -> None:
 
 
 def test_registry_knows_every_level() -> None:
-    assert LEVELS == ("random", "rules", "montecarlo")
+    assert LEVELS == ("random", "rules", "montecarlo", "expert")
     assert set(LEVELS) <= set(ALL_KINDS)
+    assert DEFAULT_LEVEL in LEVELS
+    assert LEVELS[-1] != DEFAULT_LEVEL  # new players do not meet the hardest first
     for kind in ALL_KINDS:
         assert make_level(kind, random.Random(1)).name == kind
     with pytest.raises(ValueError, match="unknown bot level"):
@@ -145,3 +147,30 @@ def test_reading_helpers() -> None:
     assert made_hand(parse_cards("Qs4d"), parse_cards("AhAcKd")) == Made.NOTHING
     assert has_draw(parse_cards("AsKs"), parse_cards("2s7s9d"))
     assert not has_draw(parse_cards("2s3d"), parse_cards("Kh9c5d"))
+
+
+def test_the_expert_level_is_offered_by_every_interface() -> None:
+    # The strongest level: in the terminal game's choices (feltro play --level/--bots), the
+    # table's standings labels, the server's list (tests/server: the host's "bots"), and
+    # named in every language.
+    from feltro.bots import BOT_KINDS
+    from feltro.cli.language import BOT_NAMES
+    from feltro.cli.play import choose_players
+    from feltro.i18n import LANGUAGES, catalogue
+
+    assert LEVELS[-1] == "expert"
+    assert "expert" in BOT_KINDS
+    assert "expert" in BOT_NAMES.split(", ")
+    seats = choose_players(humans=["Ana"], players=3, bots=None, level="expert")
+    assert [p.bot for p in seats] == [None, "expert", "expert"]
+    seats = choose_players(humans=["Ana"], players=None, bots="rules,expert", level="rules")
+    assert [p.bot for p in seats] == [None, "rules", "expert"]
+    names = {lang: catalogue(lang)["bot.level.expert"] for lang in LANGUAGES}
+    assert names == {"en": "expert", "pt-PT": "perito", "pt-BR": "especialista"}
+
+
+def test_the_tui_labels_every_kind_of_bot() -> None:
+    from feltro.tui import render
+
+    assert render.ALL_KINDS is ALL_KINDS  # the standings label any level the game offers
+    assert {"expert", "tag"} <= set(ALL_KINDS)

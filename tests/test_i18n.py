@@ -22,7 +22,8 @@ SRC = Path(__file__).resolve().parents[1] / "src" / "feltro"
 # Keys built at run time (f-strings) in the interface code, spelled out.
 DYNAMIC_KEYS = [
     *(f"act.size_{s}" for s in ("min", "half_pot", "pot", "all_in")),
-    *(f"bot.level.{b}" for b in ("random", "rules", "montecarlo", "station", "tight")),
+    *(f"bot.level.{b}" for b in ("random", "rules", "montecarlo", "expert", "station",
+                                         "tight", "tag")),
     *(f"help.{k}" for k in ("fold", "check_call", "sizes", "amount", "next", "standings",
                             "log", "quit")),
     "log.calls", "log.calls_all_in", "log.bets", "log.bets_all_in", "log.raises",

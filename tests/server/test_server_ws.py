@@ -163,6 +163,15 @@ def test_bots_fill_seats_and_are_labelled(harness: Harness) -> None:
     assert robo["bot"] == "random"
 
 
+def test_the_expert_level_is_offered_and_seated(harness: Harness) -> None:
+    _created, host, _players = seat_table(harness, ["Ana"], bots=("expert",), start=False)
+    state = host.until(lambda f: f["type"] == "state"
+                       and sum(s["occupied"] for s in f["table"]["seats"]) == 2)
+    assert "expert" in state["you"]["bots"]
+    assert [s["bot"] for s in state["table"]["seats"] if s["occupied"] and s["bot"]] == [
+        "expert"]
+
+
 def test_host_controls_pause_resume_end(harness: Harness) -> None:
     _created, host, players = seat_table(harness, ["Ana", "Bruno"], bots=("station",))
     host.until(lambda f: f["type"] == "state" and f["table"]["hand"] is not None)

@@ -12,12 +12,13 @@ one, so a simulation is reproducible from its seed.
 >>> import random
 >>> from feltro.bots import BOT_KINDS, make_bot
 >>> sorted(BOT_KINDS)
-['expert', 'montecarlo', 'random', 'rules', 'station', 'tight']
+['expert', 'montecarlo', 'random', 'rules', 'station', 'tag', 'tight']
 >>> make_bot("tight", random.Random(1)).name
 'tight'
 
-The simple bots live in :mod:`feltro.bots.basic`, the rule-based one in
-:mod:`feltro.bots.rules` and the Monte Carlo one in :mod:`feltro.bots.montecarlo`; the levels
+The simple bots live in :mod:`feltro.bots.basic`, the rule-based ones in
+:mod:`feltro.bots.rules` and :mod:`feltro.bots.tag` (tight-aggressive), the Monte Carlo one in
+:mod:`feltro.bots.montecarlo` and the strongest in :mod:`feltro.bots.expert`; the levels
 offered to players are in :mod:`feltro.bots.levels`. :func:`checked_action` is what a table
 uses to ask a bot: an answer the rules refuse is replaced by check, else fold, so a broken bot
 cannot cheat or stall the game.
@@ -64,12 +65,14 @@ def _factories() -> dict[str, Callable[[random.Random], Bot]]:
     from feltro.bots.expert import ExpertBot
     from feltro.bots.montecarlo import MonteCarloBot
     from feltro.bots.rules import RulesBot
+    from feltro.bots.tag import TagBot
 
     return {"random": RandomBot, "station": CallingStationBot, "tight": TightBot,
-            "rules": RulesBot, "montecarlo": MonteCarloBot, "expert": ExpertBot}
+            "rules": RulesBot, "montecarlo": MonteCarloBot, "expert": ExpertBot, "tag": TagBot}
 
 
-BOT_KINDS: tuple[str, ...] = ("random", "rules", "montecarlo", "expert", "station", "tight")
+BOT_KINDS: tuple[str, ...] = ("random", "rules", "montecarlo", "expert", "station", "tight",
+                              "tag")
 """The names :func:`make_bot` knows."""
 
 

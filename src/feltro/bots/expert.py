@@ -1,23 +1,27 @@
-"""A stronger bot: :class:`ExpertBot`, Monte Carlo equity played with position,
-stack depth, sizings and a mixed strategy.
+"""The strongest built-in bot: :class:`ExpertBot`, Monte Carlo equity played with position,
+stack depth, sizings and a mixed strategy (the ``expert`` level).
 
 It keeps the equity estimate of :class:`~feltro.bots.montecarlo.MonteCarloBot` (opponents'
 ranges narrowed by what they did this hand, Monte Carlo run-outs) and changes how that equity
 becomes an action:
 
 * **Preflop by position.** An unopened pot is opened with the top share of starting hands for
-  the seat: about 15% with many players behind, widening to about 45% on the button and 40%
-  in the small blind against the big blind alone; the open is 2.5 big blinds plus one per
-  limper. Facing a raise it re-raises the top ~4% (and, mixed in, a few hands just below as
-  bluffs), calls with the next band when the stack is deep enough, and folds the rest.
-  Facing a re-raise it moves in or calls only with the top ~2.5-5%. With 12 big blinds or
-  less it plays push-or-fold from the same bands.
+  the seat: about 15% with many players behind, widening to 45% on the button, 50% in the
+  small blind against the big blind alone and 80% on the button heads-up; the open is 2.5 big
+  blinds plus one per limper. An opening raise is read the same way: the fewer players were
+  behind the opener, the wider its range. Facing a raise it re-raises the top quarter of the
+  opener's range (and, mixed in, a few hands just below as bluffs), calls when its equity
+  against the ranges pays the price (a little less asked in position, a little more out of
+  it), and folds the rest. Facing a re-raise it moves in or calls only with the top
+  ~2.5-5%. With 12 big blinds or less it plays push-or-fold.
 * **After the flop by equity and position.** It bets for value when ahead (two-thirds of the
   pot, three-quarters with a very strong hand, all in when the stack is small against the
   pot), bets a third of the pot half the time with a thin edge, semi-bluffs draws and bluffs
-  when checked to in position at set frequencies, check-raises strong hands sometimes, and
-  calls by pot odds with a margin that grows street by street (implied odds early, none on
-  the river).
+  when checked to in position at set frequencies, continuation-bets a third of the pot on
+  most heads-up flops after raising preflop, check-raises strong hands sometimes, and calls by
+  pot odds with a margin that grows street by street (implied odds early, none on the
+  river) and with every earlier street the bettor bet (few players fire three barrels
+  without a hand).
 * **Mixed.** Every threshold decision near its edge is drawn at random from the
   ``random.Random`` it is given, so it cannot be beaten by one trick, and it stays
   reproducible from its seed.
@@ -29,12 +33,20 @@ import random
 from typing import Final
 
 from feltro.actions import CHECK, FOLD, Action, Raise
-from feltro.bots.montecarlo import _MAX_TRIALS, _MIN_TRIALS, MonteCarloBot, estimate_equity
+from feltro.bots.montecarlo import (
+    _MAX_TRIALS,
+    _MIN_TRIALS,
+    MonteCarloBot,
+    equity,
+    opponent_range,
+)
 from feltro.bots.reading import (
     acted,
     big_blind,
+    opponents,
     own_hole,
     raise_to,
+    raises_by,
     range_threshold,
     score_table,
 )
@@ -45,9 +57,11 @@ __all__ = ["ExpertBot"]
 
 _SCORES: Final = score_table()
 _EVALUATIONS: Final = 4000
-_THREE_BET: Final = range_threshold(0.04)
-_THREE_BET_BLUFF: Final = range_threshold(0.07)
 _CALL_RAISE: Final = range_threshold(0.14)
+_HEADS_UP_OPEN: Final = 0.8
+"""The share of hands the button opens heads-up."""
+_OPENER_SHARE: Final = (0.5, 0.5, 0.45, 0.36, 0.28, 0.22, 0.18, 0.15)
+"""The share of hands opened (and read in an opener) by the players still to act behind."""
 _FOUR_BET: Final = range_threshold(0.025)
 _CALL_THREE_BET: Final = range_threshold(0.05)
 _SHORT_STACK_BB: Final = 12
@@ -72,16 +86,30 @@ class ExpertBot(MonteCarloBot):
                 return decided
         ranges = self._ranges(view)
         trials = max(_MIN_TRIALS, min(_MAX_TRIALS, _EVALUATIONS // (len(ranges) + 1)))
-        equity = estimate_equity(hole, view.board, ranges, trials, self.rng)
+        estimate = equity(hole, view.board, ranges, trials, self.rng)
         if view.street is Street.PREFLOP:
-            return self.decide(view, legal, equity)
-        return self._postflop(view, legal, equity)
+            return self.decide(view, legal, estimate)
+        return self._postflop(view, legal, estimate)
 
     def _ranges(self, view: SeatView) -> list[tuple[float, float]]:
-        """The Monte Carlo bot's reads, loosened: a call says less about a hand than it
-        assumes (many players call with draws or nothing), and ranges are a little wider."""
-        return [(min(1.0, share * 1.4), hit if hit >= 0.8 else hit * 0.6)
-                for share, hit in super()._ranges(view)]
+        """The Monte Carlo bot's reads, loosened (a call says less about a hand than it
+        assumes: many players call with draws or nothing), except for an opening raise,
+        read by the seat it came from: the fewer players left behind it, the wider."""
+        others = opponents(view)
+        if view.street is Street.PREFLOP:
+            waiting = [p for p in others if not acted(view, p, Street.PREFLOP)
+                       and view.committed[p] == 0]
+            others = [p for p in others if p not in waiting] + waiting[:(len(waiting) + 2) // 3]
+        return [self._read(view, p) for p in others]
+
+    def _read(self, view: SeatView, position: int) -> tuple[float, float]:
+        share, hit = opponent_range(view, position)
+        behind = _opened_with_behind(view, position)
+        if behind is not None and share == 0.15:
+            share = _OPENER_SHARE[min(behind, len(_OPENER_SHARE) - 1)]
+        else:
+            share = min(1.0, share * 1.4)
+        return share, hit if hit >= 0.8 else hit * 0.6
 
     # ------------------------------------------------------------------ preflop
 
@@ -126,14 +154,34 @@ class ExpertBot(MonteCarloBot):
 
     def _against_a_raise(self, view: SeatView, legal: LegalActions, score: int,
                          stack: int) -> Action:
-        """One raise before us: three-bet (sometimes as a bluff), call cheap, or fold."""
-        if score >= _THREE_BET or (score >= _THREE_BET_BLUFF and self.rng.random() < 0.3):
-            in_position = self._acts_last(view)
-            return self._sized(legal, int(view.current_bet * (3 if in_position else 3.5)),
-                               stack, 0.7)
-        if score >= _CALL_RAISE and legal.call_amount * 12 <= stack:
-            return legal.passive
-        return FOLD
+        """One raise before us: three-bet the top of what beats the raiser's range (and,
+        mixed in, a few hands just below as bluffs), call when the equity against the
+        raiser's range pays the price, or fold."""
+        hole = own_hole(view)
+        assert hole is not None
+        raiser = [self._read(view, p) for p in opponents(view) if raises_by(view, p)]
+        opener = raiser[0][0] if raiser else 0.15
+        if score >= range_threshold(opener * 0.25) or (
+                score >= range_threshold(opener * 0.4) and self.rng.random() < 0.3):
+            factor = 3 if self._in_position(view) else 3.5
+            return self._sized(legal, int(view.current_bet * factor), stack, 0.7)
+        call = legal.call_amount
+        if call * 8 > stack and score < range_threshold(opener * 0.5):
+            return FOLD  # a large share of the stack: only the top of the range goes on
+        ranges = self._ranges(view)
+        trials = max(_MIN_TRIALS, min(_MAX_TRIALS, _EVALUATIONS // (len(ranges) + 1)))
+        estimate = equity(hole, view.board, ranges, trials, self.rng)
+        odds = call / (view.pot + call)
+        # Position and deep stacks pay later streets (implied odds); out of position less.
+        need = odds - (0.03 if self._in_position(view) else -0.02) * (len(ranges) == 1)
+        return legal.passive if estimate >= need else FOLD
+
+    def _in_position(self, view: SeatView) -> bool:
+        """Whether the viewer acts after every live opponent after the flop."""
+        me = view.position
+        assert me is not None
+        live = [p for p in range(view.players) if not view.folded[p]]
+        return me == max(live) if view.players > 2 else me == 1
 
     def _open_share(self, view: SeatView) -> float:
         """The share of hands to open from this seat: wider with fewer players behind."""
@@ -145,21 +193,19 @@ class ExpertBot(MonteCarloBot):
         blinds_behind = [p for p in range(view.players) if p < me and not view.folded[p]
                          and view.committed[p] > 0 and not acted(view, p, Street.PREFLOP)]
         waiting = len(behind) + len(blinds_behind)
-        if waiting <= 1:
-            return 0.45 if me == view.players - 1 else 0.40
-        return max(0.12, 0.45 - 0.06 * (waiting - 1))
-
-    def _acts_last(self, view: SeatView) -> bool:
-        me = view.position
-        assert me is not None
-        live = [p for p in range(view.players) if not view.folded[p]]
-        if view.street is Street.PREFLOP:
-            return me == view.players - 1
-        return me == max(live)
+        if view.players == 2:
+            return _HEADS_UP_OPEN if waiting else 0.5
+        return _OPENER_SHARE[min(waiting, len(_OPENER_SHARE) - 1)]
 
     # ------------------------------------------------------------------ after the flop
 
     def _postflop(self, view: SeatView, legal: LegalActions, equity: float) -> Action:
+        if legal.call_amount == 0:
+            return self._bet_or_check(view, legal, equity)
+        return self._against_a_bet(view, legal, equity)
+
+    def _bet_or_check(self, view: SeatView, legal: LegalActions, equity: float) -> Action:
+        """Nobody bet yet: value bets, thin bets, continuation bets, semi-bluffs, bluffs."""
         me = view.position
         assert me is not None
         pot = max(view.pot, 1)
@@ -167,27 +213,82 @@ class ExpertBot(MonteCarloBot):
         stack = view.stacks[me] + view.bets[me]
         rand = self.rng.random
         river = view.street is Street.RIVER
-        if legal.call_amount == 0:
-            if equity > 0.8:
-                return self._sized(legal, view.current_bet + max(pot, bb), stack, equity)
-            if equity > 0.62:
-                if not self._acts_last(view) and rand() < 0.2:
-                    return CHECK  # a check to raise later
-                return raise_to(legal, view.current_bet + max(2 * pot // 3, bb))
-            if equity > 0.5 and rand() < 0.5:
-                return raise_to(legal, view.current_bet + max(pot // 3, bb))
-            if not river and 0.33 < equity <= 0.5 and rand() < 0.35:
-                return raise_to(legal, view.current_bet + max(pot // 2, bb))  # semi-bluff
-            if self._acts_last(view) and equity < 0.3 and rand() < (0.12 if river else 0.25):
-                return raise_to(legal, view.current_bet + max(pot // 2, bb))  # bluff
-            return CHECK
+        if equity > 0.8:
+            return self._sized(legal, view.current_bet + max(pot, bb), stack, equity)
+        if equity > 0.62:
+            if not self._in_position(view) and rand() < 0.2:
+                return CHECK  # a check to raise later
+            return raise_to(legal, view.current_bet + max(2 * pot // 3, bb))
+        if equity > 0.5 and rand() < 0.5:
+            return raise_to(legal, view.current_bet + max(pot // 3, bb))
+        if self._continues(view) and rand() < _CONTINUATION_BET:
+            return raise_to(legal, view.current_bet + max(pot // 3, bb))
+        if not river and 0.33 < equity <= 0.5 and rand() < 0.35:
+            return raise_to(legal, view.current_bet + max(pot // 2, bb))  # semi-bluff
+        if self._in_position(view) and equity < 0.3 and rand() < (0.12 if river else 0.25):
+            return raise_to(legal, view.current_bet + max(pot // 2, bb))  # bluff
+        return CHECK
+
+    def _continues(self, view: SeatView) -> bool:
+        """Whether a continuation bet makes sense: on the flop of a heads-up pot, after
+        raising last before it."""
+        me = view.position
+        if view.street is not Street.FLOP or len(opponents(view)) != 1:
+            return False
+        last = None
+        for e in view.events:
+            if isinstance(e, ActionTaken) and e.street is Street.PREFLOP and \
+                    isinstance(e.action, Raise):
+                last = e.position
+        return last == me
+
+    def _against_a_bet(self, view: SeatView, legal: LegalActions, equity: float) -> Action:
+        """Facing a bet: raise for value (or as a rare semi-bluff), call by pot odds with
+        a margin that grows street by street and with every earlier bet of the bettor's
+        (few players bet three streets without a hand), or fold."""
+        me = view.position
+        assert me is not None
+        pot = max(view.pot, 1)
+        stack = view.stacks[me] + view.bets[me]
+        river = view.street is Street.RIVER
         call = legal.call_amount
         odds = call / (pot + call)
         margin = {Street.FLOP: -0.03, Street.TURN: 0.0}.get(view.street, 0.03)
+        barrels = max((sum(raises_by(view, p, street) for street in _EARLIER[view.street])
+                       for p in opponents(view)), default=0)
+        margin += _BARREL_MARGIN * barrels
         if legal.can_raise and equity > max(0.72, odds + 0.3):
             return self._sized(legal, view.current_bet * 3, stack, equity)
-        if legal.can_raise and not river and 0.35 < equity < 0.45 and rand() < 0.08:
+        if legal.can_raise and not river and 0.35 < equity < 0.45 and self.rng.random() < 0.08:
             return raise_to(legal, view.current_bet * 3)  # a semi-bluff raise
         if equity >= odds + margin:
             return legal.passive
         return FOLD
+
+
+_EARLIER: Final = {Street.FLOP: (), Street.TURN: (Street.FLOP,),
+                   Street.RIVER: (Street.FLOP, Street.TURN)}
+_BARREL_MARGIN: Final = 0.04
+"""Extra equity asked for a call for each earlier street the bettor bet or raised."""
+_CONTINUATION_BET: Final = 0.6
+"""How often the preflop raiser bets a third of the pot on a heads-up flop without a hand."""
+
+
+def _opened_with_behind(view: SeatView, position: int) -> int | None:
+    """How many players were still to act behind *position* when it made the first raise
+    of the hand, or ``None`` when it did not."""
+    for e in view.events:
+        if isinstance(e, ActionTaken) and e.street is Street.PREFLOP and \
+                isinstance(e.action, Raise):
+            if e.position != position:
+                return None
+            order = _preflop_order(view.players)
+            return len(order) - 1 - order.index(position)
+    return None
+
+
+def _preflop_order(players: int) -> list[int]:
+    """Positions in preflop acting order: after the big blind, then the blinds."""
+    if players == 2:
+        return [1, 0]
+    return [*range(2, players), 0, 1]

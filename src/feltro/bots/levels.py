@@ -1,14 +1,17 @@
 """The bot levels a player chooses from, by name: :data:`LEVELS` and :func:`make_level`.
 
-Three levels, weakest first: ``random`` (random legal actions,
+Four levels, weakest first: ``random`` (random legal actions,
 :class:`~feltro.bots.basic.RandomBot`), ``rules`` (a short list of sensible rules,
-:class:`~feltro.bots.rules.RulesBot`) and ``montecarlo`` (equity against plausible ranges and
-pot odds, :class:`~feltro.bots.montecarlo.MonteCarloBot`). The simple bots of
-:mod:`feltro.bots` (``station``, ``tight``) are accepted too.
+:class:`~feltro.bots.rules.RulesBot`), ``montecarlo`` (equity against plausible ranges and
+pot odds, :class:`~feltro.bots.montecarlo.MonteCarloBot`) and ``expert`` (the same equity
+played with position, stack depth, sizings and a mixed strategy,
+:class:`~feltro.bots.expert.ExpertBot`; in the arena it beats every other bot heads-up and
+all but the rule bot, which it only matches, at 6-max: ``benchmarks/results/expert.md``).
+The other bots of :mod:`feltro.bots` (``station``, ``tight``, ``tag``) are accepted too.
 
 >>> import random
 >>> LEVELS
-('random', 'rules', 'montecarlo')
+('random', 'rules', 'montecarlo', 'expert')
 >>> make_level("montecarlo", random.Random(1)).name
 'montecarlo'
 """
@@ -22,10 +25,11 @@ from feltro.bots import BOT_KINDS, Bot, make_bot
 
 __all__ = ["ALL_KINDS", "DEFAULT_LEVEL", "LEVELS", "make_level"]
 
-LEVELS: Final = ("random", "rules", "montecarlo")
+LEVELS: Final = ("random", "rules", "montecarlo", "expert")
 """The levels offered to players, weakest first."""
 
 DEFAULT_LEVEL: Final = "rules"
+"""The level a new game gets unless told: beatable by a beginner who plays carefully."""
 
 ALL_KINDS: Final = LEVELS + tuple(k for k in BOT_KINDS if k not in LEVELS)
 """Every bot name :func:`make_level` accepts."""

@@ -6,7 +6,7 @@ import typer
 
 LANG_HELP = "Language: en, pt-PT or pt-BR (default: from the locale, LANG/LC_ALL)."
 
-BOT_NAMES = "random, rules, montecarlo, expert, station, tight"
+BOT_NAMES = "random, rules, montecarlo, expert, station, tight, tag"
 """Every bot, as every help text and error lists them (``feltro.bots.BOT_KINDS``, which a test
 holds this to; spelled out here so that ``feltro --help`` imports no bot)."""
 

@@ -14,6 +14,7 @@ from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
+from feltro.bots.levels import ALL_KINDS
 from feltro.events import CardsMucked, CardsShown
 from feltro.hand import SeatView
 from feltro.i18n import t
@@ -327,7 +328,7 @@ def standings_table(rows: Sequence[Standing], session: Session, lang: str) -> Ta
         player = session.players[row.seat]
         name = display_name(player, lang)
         if player.bot is not None:
-            name += " · " + t(f"bot.level.{player.bot}", lang) if player.bot in _LEVELS \
+            name += " · " + t(f"bot.level.{player.bot}", lang) if player.bot in ALL_KINDS \
                 else ""
         outcome = session.outcome
         if outcome is not None and row.seat in outcome.winners:
@@ -338,9 +339,6 @@ def standings_table(rows: Sequence[Standing], session: Session, lang: str) -> Ta
             status = t("standings.out_in_hand", lang, hand=row.out_in_hand)
         table.add_row(str(row.place), name, str(row.stack), status)
     return table
-
-
-_LEVELS = ("random", "rules", "montecarlo", "expert", "station", "tight")
 
 
 def end_rule(session: Session) -> str | None:

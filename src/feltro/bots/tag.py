@@ -1,0 +1,138 @@
+"""A tight-aggressive rule bot: :class:`TagBot`, the textbook "TAG" regular.
+
+It plays few hands and plays them with bets and raises, never limping:
+
+* **Preflop** it ranks its two cards by Chen's score
+  (:func:`~feltro.bots.reading.chen_score`). Nobody has raised: it raises to three big blinds
+  (one more per limper) with the top ~11% of hands, widening to the top ~25% on the button,
+  in the small blind and heads-up, and otherwise checks or folds. Facing one raise it
+  re-raises to three times the raise with the top ~2% and calls with the top ~7% when the
+  price is at most a tenth of its stack; facing a re-raise it moves all in with the top ~1.5%
+  and folds the rest.
+* **After the flop** it sorts its hand into a tier (:class:`~feltro.bots.reading.Made`).
+  Strong hands and better bet three quarters of the pot and raise bets; top pair bets two
+  thirds and calls bets up to the pot; a weak pair checks and calls a third of the pot; a
+  draw bets half the pot half the time and calls by pot odds; with nothing, the preflop
+  raiser still bets two thirds of the pot on six flops in ten (a continuation bet), and
+  otherwise it checks or folds.
+
+Randomness (the continuation bets and semi-bluffs) comes only from the ``random.Random`` it is
+given.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Final
+
+from feltro.actions import CHECK, FOLD, Action, Raise
+from feltro.bots.reading import (
+    Made,
+    big_blind,
+    chen_score,
+    has_draw,
+    made_hand,
+    own_hole,
+    raise_to,
+)
+from feltro.events import ActionTaken, Street
+from feltro.hand import LegalActions, SeatView
+
+__all__ = ["TagBot"]
+
+# Chen scores (see reading.chen_score) and the share of starting hands that reach them.
+_OPEN: Final = 8          # top ~11%
+_OPEN_LATE: Final = 6     # top ~25%
+_CALL_RAISE: Final = 9    # top ~7%
+_THREE_BET: Final = 12    # top ~2%
+_ALL_IN: Final = 14       # top ~1.4%
+
+_DRAW_ODDS: Final = {3: 0.33, 4: 0.19}
+"""Chances of completing a draw with the cards to come: what a call must be paid for."""
+
+_CONTINUATION: Final = 0.6
+"""How often the preflop raiser bets a flop it missed."""
+
+
+class TagBot:
+    """The tight-aggressive rule bot (see the module docstring)."""
+
+    name = "tag"
+
+    def __init__(self, rng: random.Random) -> None:
+        self.rng = rng
+
+    def act(self, view: SeatView, legal: LegalActions) -> Action:
+        """A decision by the rules above; always one of *legal*."""
+        hole = own_hole(view)
+        if hole is None or view.position is None:
+            return CHECK if legal.can_check else FOLD
+        if view.street is Street.PREFLOP:
+            return self._preflop(chen_score(*hole), view, legal)
+        return self._postflop(hole, view, legal)
+
+    def _preflop(self, score: int, view: SeatView, legal: LegalActions) -> Action:
+        me = view.position
+        assert me is not None
+        bb = big_blind(view)
+        stack = view.stacks[me] + view.bets[me]
+        raises = _preflop_raises(view)
+        if raises == 0:
+            late = view.players == 2 or me in (0, view.players - 1)
+            if score >= (_OPEN_LATE if late else _OPEN):
+                limpers = sum(1 for e in view.events if isinstance(e, ActionTaken)
+                              and e.street is Street.PREFLOP and e.chips > 0)
+                return raise_to(legal, 3 * bb + limpers * bb)
+            return CHECK if legal.can_check else FOLD
+        if raises == 1:
+            if score >= _THREE_BET:
+                return raise_to(legal, 3 * view.current_bet)
+            if score >= _CALL_RAISE and legal.call_amount * 10 <= stack:
+                return legal.passive
+            return FOLD
+        if score >= _ALL_IN and legal.max_raise_to is not None:
+            return Raise(legal.max_raise_to)
+        return legal.passive if score >= _ALL_IN else FOLD
+
+    def _postflop(self, hole: tuple[int, int], view: SeatView, legal: LegalActions) -> Action:
+        tier = made_hand(hole, view.board)
+        pot = max(view.pot, 1)
+        call = legal.call_amount
+        if tier >= Made.STRONG:
+            target = view.current_bet + 3 * pot // 4 if call == 0 else 3 * view.current_bet
+            return raise_to(legal, target)
+        if tier == Made.TOP_PAIR:
+            if call == 0:
+                return raise_to(legal, view.current_bet + 2 * pot // 3)
+            return legal.passive if call <= pot else FOLD
+        if tier == Made.WEAK_PAIR:
+            if call == 0:
+                return CHECK
+            return legal.passive if call * 3 <= pot else FOLD
+        if has_draw(hole, view.board):
+            if call == 0:
+                if self.rng.random() < 0.5:
+                    return raise_to(legal, view.current_bet + pot // 2)
+                return CHECK
+            odds = call / (pot + call)
+            return legal.passive if odds <= _DRAW_ODDS.get(len(view.board), 0.0) else FOLD
+        if call == 0:
+            if _raised_last_preflop(view) and view.street is Street.FLOP and \
+                    self.rng.random() < _CONTINUATION:
+                return raise_to(legal, view.current_bet + 2 * pot // 3)
+            return CHECK
+        return FOLD
+
+
+def _preflop_raises(view: SeatView) -> int:
+    return sum(1 for e in view.events if isinstance(e, ActionTaken)
+               and e.street is Street.PREFLOP and isinstance(e.action, Raise))
+
+
+def _raised_last_preflop(view: SeatView) -> bool:
+    last = None
+    for e in view.events:
+        if isinstance(e, ActionTaken) and e.street is Street.PREFLOP and \
+                isinstance(e.action, Raise):
+            last = e.position
+    return last is not None and last == view.position
