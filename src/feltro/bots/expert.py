@@ -16,9 +16,11 @@ becomes an action:
   ~2.5-5%. With 12 big blinds or less it plays push-or-fold.
 * **After the flop by equity and position.** It bets for value when ahead (two-thirds of the
   pot, three-quarters with a very strong hand, all in when the stack is small against the
-  pot), bets a third of the pot half the time with a thin edge, semi-bluffs draws and bluffs
-  when checked to in position at set frequencies, continuation-bets a third of the pot on
-  most heads-up flops after raising preflop, check-raises strong hands sometimes, and calls by
+  pot), bets a third of the pot half the time with a thin edge, semi-bluffs draws with two
+  thirds of the pot, bluffs at set frequencies when checked to (two thirds of the pot against
+  one opponent in any position, falling street by street; half the pot in position against
+  more), continuation-bets two thirds of the pot on most heads-up flops after raising
+  preflop, check-raises strong hands sometimes, and calls by
   pot odds with a margin that grows street by street (implied odds early, none on the
   river) and with every earlier street the bettor bet (few players fire three barrels
   without a hand).
@@ -222,10 +224,16 @@ class ExpertBot(MonteCarloBot):
         if equity > 0.5 and rand() < 0.5:
             return raise_to(legal, view.current_bet + max(pot // 3, bb))
         if self._continues(view) and rand() < _CONTINUATION_BET:
-            return raise_to(legal, view.current_bet + max(pot // 3, bb))
+            return raise_to(legal, view.current_bet + max(2 * pot // 3, bb))
         if not river and 0.33 < equity <= 0.5 and rand() < 0.35:
-            return raise_to(legal, view.current_bet + max(pot // 2, bb))  # semi-bluff
-        if self._in_position(view) and equity < 0.3 and rand() < (0.12 if river else 0.25):
+            return raise_to(legal, view.current_bet + max(2 * pot // 3, bb))  # semi-bluff
+        if len(opponents(view)) == 1:
+            # One opponent who checked (or has not acted): a bet of two thirds of the pot
+            # makes the hands that would call a smaller one fold; bluff at a rate that falls
+            # street by street, whatever the position.
+            if equity < 0.33 and rand() < _HEADS_UP_BLUFF.get(view.street, 0.12):
+                return raise_to(legal, view.current_bet + max(2 * pot // 3, bb))  # bluff
+        elif self._in_position(view) and equity < 0.3 and rand() < (0.12 if river else 0.25):
             return raise_to(legal, view.current_bet + max(pot // 2, bb))  # bluff
         return CHECK
 
@@ -271,7 +279,10 @@ _EARLIER: Final = {Street.FLOP: (), Street.TURN: (Street.FLOP,),
 _BARREL_MARGIN: Final = 0.04
 """Extra equity asked for a call for each earlier street the bettor bet or raised."""
 _CONTINUATION_BET: Final = 0.6
-"""How often the preflop raiser bets a third of the pot on a heads-up flop without a hand."""
+"""How often the preflop raiser bets two thirds of the pot on a heads-up flop without a
+hand."""
+_HEADS_UP_BLUFF: Final = {Street.FLOP: 0.3, Street.TURN: 0.2}
+"""How often it bluffs a pot with one opponent when checked to (0.12 on the river)."""
 
 
 def _opened_with_behind(view: SeatView, position: int) -> int | None:
