@@ -207,7 +207,9 @@ def main() -> None:
         print_section(section)
     if not args.quick:
         write_results("expert", "The expert bot in the arena", sections,
-                      machine_info(["numpy"]), "python benchmarks/bench_expert.py --workers 1")
+                      machine_info(["numpy"]),
+                      "python benchmarks/bench_expert.py --fresh --workers 2 (rows in "
+                      "results/expert/; the numbers do not depend on --workers)")
 
 
 if __name__ == "__main__":
