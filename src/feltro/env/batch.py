@@ -21,7 +21,7 @@ import numpy as np
 import numpy.typing as npt
 
 from feltro.actions import Raise
-from feltro.config import Structure
+from feltro.config import FIXED_LIMIT_CODE, POT_LIMIT_CODE, STRUCTURE_CODES, Structure
 from feltro.env.actions import ActionCodec, ExactActions, PotActions
 from feltro.env.config import EnvConfig
 from feltro.errors import ConfigError, IllegalActionError
@@ -41,11 +41,6 @@ __all__ = ["BOARD_FROM", "BatchTables"]
 Ints = npt.NDArray[np.int64]
 Bools = npt.NDArray[np.bool_]
 
-_NO_LIMIT: Final = 0
-_POT_LIMIT: Final = 1
-_FIXED_LIMIT: Final = 2
-_STRUCTURE: Final = {Structure.NO_LIMIT: _NO_LIMIT, Structure.POT_LIMIT: _POT_LIMIT,
-                     Structure.FIXED_LIMIT: _FIXED_LIMIT}
 # The street from which each of the five board cards is seen (flop, flop, flop, turn, river).
 BOARD_FROM: Final = np.array([1, 1, 1, 2, 3], dtype=np.int64)
 
@@ -66,7 +61,7 @@ class BatchTables:
         self.config = config
         self.num_tables = t = num_tables
         self.n = n = config.players
-        self.structure = _STRUCTURE[Structure(config.structure)]
+        self.structure = STRUCTURE_CODES[Structure(config.structure)]
         self.big_blind = config.big_blind
         self.min_bet = config.big_blind
         self.big_bet = 2 * config.big_blind
@@ -82,7 +77,8 @@ class BatchTables:
         self._rows = np.arange(t, dtype=np.int64)
         self._deck_size = 2 * n + 8
         board = [2 * n + 1, 2 * n + 2, 2 * n + 3, 2 * n + 5, 2 * n + 7]
-        self._board_columns = np.array(board, dtype=np.int64)
+        self.board_columns = np.array(board, dtype=np.int64)
+        """Where the five board cards are in a deck row (flop, turn, river)."""
         self.rng = np.random.default_rng(seed)
         z = np.zeros
         self.cards: Ints = z((t, self._deck_size), dtype=np.int64)
@@ -115,6 +111,9 @@ class BatchTables:
         self.raise_code: Ints = z(t, dtype=np.int64)
         self.final_stacks: Ints = z((t, n), dtype=np.int64)
         """The stacks at the end of each table's last finished hand, by position."""
+        self.last_actions: Ints = z(t, dtype=np.int64)
+        """The engine action of each table's last step: ``-1`` fold, ``0`` check or call,
+        ``k > 0`` bet or raise to *k* (as :class:`~feltro.env.histories.ActionLog` keeps)."""
         self.deck_log: list[tuple[Ints, Ints]] | None = None
         """When a list, every :meth:`deal` appends ``(rows, decks)`` to it (for checkers that
         deal the same cards to another engine)."""
@@ -206,12 +205,13 @@ class BatchTables:
         fold = a == 0
         passive = a == 1
         raising = a >= 2
-        to = self.raise_targets(a)
+        to = self._raise_targets(a)
         bad = (a < 0) | (a >= self.codec.size) | (raising & (
             (self.min_raise_to == 0) | (to < self.min_raise_to) | (to > self.max_raise_to)))
         if bad.any():
             first = int(np.flatnonzero(bad)[0])
             self._refuse(first, int(a[first]))
+        self.last_actions = np.where(fold, -1, np.where(passive, 0, to))
         stack = self.stacks[rows, p]
         bet = self.bets[rows, p]
         owed = self.to_match - bet
@@ -226,7 +226,7 @@ class BatchTables:
         self.folded[rows[fold], p[fold]] = True
         increment = to - self.to_match
         full = raising & (increment >= self.full_inc)
-        if self.structure != _FIXED_LIMIT:
+        if self.structure != FIXED_LIMIT_CODE:
             np.copyto(self.full_inc, increment, where=full)
         self.n_bets += full
         np.copyto(self.to_match, to, where=raising)
@@ -244,7 +244,7 @@ class BatchTables:
         self._update_legal(rows[~ended])
         return ended
 
-    def raise_targets(self, a: Ints) -> Ints:
+    def _raise_targets(self, a: Ints) -> Ints:
         """The raise-to amount of every table's action number (meaningless where the number
         is not a legal raise)."""
         if isinstance(self.codec, ExactActions):
@@ -275,7 +275,7 @@ class BatchTables:
                                              int(self.acted_at[row, p]),
                                              int(self.full_inc[row]), reach)
         else:
-            refusal, message = raise_size_refusal(self.structure == _FIXED_LIMIT, p,
+            refusal, message = raise_size_refusal(self.structure == FIXED_LIMIT_CODE, p,
                                                   engine_action.to, low, high, current, reach)
         raise IllegalActionError(refusal, f"table {row}: {message}", position=p)
 
@@ -323,13 +323,13 @@ class BatchTables:
         code = np.where(reach <= to_match, RAISE_NO_CHIPS, np.where(
             (acted >= 0) & (to_match - acted < full_inc), RAISE_NOT_REOPENED, RAISE_OPEN))
         low = to_match + full_inc
-        if self.structure == _FIXED_LIMIT:
+        if self.structure == FIXED_LIMIT_CODE:
             code = np.where((code == RAISE_OPEN) & (self.n_bets[rows] >= 4), RAISE_CAPPED, code)
             low = np.minimum(low, reach)
             high = low
         else:
             high = reach
-            if self.structure == _POT_LIMIT:
+            if self.structure == POT_LIMIT_CODE:
                 limit = np.maximum(to_match + self.committed[rows].sum(axis=1) + owed, low)
                 high = np.minimum(high, limit)
             low = np.minimum(low, high)  # all-in for less than a full raise (B7)
@@ -363,7 +363,7 @@ class BatchTables:
             street = self.street[going] + 1
             self.street[going] = street
             self.to_match[going] = 0
-            self.full_inc[going] = np.where((self.structure == _FIXED_LIMIT) & (street >= 2),
+            self.full_inc[going] = np.where((self.structure == FIXED_LIMIT_CODE) & (street >= 2),
                                             self.big_bet, self.min_bet)
             self.n_bets[going] = 0
             self.acted_at[going] = -1
@@ -419,7 +419,7 @@ class BatchTables:
         key_a, key_b = key_tables()
         n = self.n
         cards = self.cards[rows]
-        board = cards[:, self._board_columns]
+        board = cards[:, self.board_columns]
         board_a = key_a[board].sum(axis=1)
         board_b = key_b[board].sum(axis=1)
         first, second = cards[:, :n], cards[:, n:2 * n]
@@ -432,12 +432,6 @@ class BatchTables:
         self.committed[rows] = 0
         self.to_act[rows] = -1
         self.final_stacks[rows] = self.stacks[rows]
-
-    # ------------------------------------------------------------------ seeing
-
-    def board_count(self) -> Ints:
-        """How many board cards each table shows."""
-        return np.array([0, 3, 4, 5, 5], dtype=np.int64)[self.street]
 
 
 def _uncalled(bets: Ints) -> tuple[Ints, Ints]:

@@ -90,9 +90,8 @@ class VectorEnv:
             is named in the message); no table changes.
         """
         tables = self.tables
-        codes = self._codes(actions)
         ended = tables.step(actions)
-        self._log.record(codes)
+        self._log.record(tables.last_actions)
         rewards = np.zeros((self.num_tables, self.players), dtype=np.float32)
         infos: list[Mapping[str, Any]] = [_NO_INFO] * self.num_tables
         if ended.any():
@@ -127,7 +126,7 @@ class VectorEnv:
         cards = t.cards
         obs[rows, cards[rows, p]] = 1
         obs[rows, cards[rows, n + p]] = 1
-        board = cards[:, -8:][:, [1, 2, 3, 5, 7]]
+        board = cards[:, t.board_columns]
         seen = t.street[:, None] >= BOARD_FROM
         obs[np.nonzero(seen)[0], 52 + board[seen]] = 1
         obs[rows, 104 + t.street] = 1
@@ -168,17 +167,6 @@ class VectorEnv:
         return gathered
 
     # ------------------------------------------------------------------ histories
-
-    def _codes(self, actions: npt.ArrayLike) -> npt.NDArray[np.int64]:
-        """Each table's engine action as :class:`ActionLog` writes it (meaningless for an
-        action the engine then refuses)."""
-        a = np.asarray(actions)
-        if a.shape != (self.num_tables,) or a.dtype.kind not in "iuf":
-            return np.zeros(self.num_tables, dtype=np.int64)  # refused by the engine
-        a = a.astype(np.int64)
-        codes: npt.NDArray[np.int64] = np.where(a == 0, -1, np.where(
-            a == 1, 0, self.tables.raise_targets(a)))
-        return codes
 
     def _finished(self, row: int) -> FinishedHand:
         t = self.tables
