@@ -56,16 +56,18 @@ from feltro.events import Event
 from feltro.filelock import FileLock
 from feltro.hand import Hand
 from feltro.history.phh import HandRecord
-from feltro.history.record import seated_record
+from feltro.history.record import Visible, seated_record
 from feltro.paths import private_file
 from feltro.seal import SeedSeal
 from feltro.series import Series, SeriesConfig
 from feltro.sqlitefaults import BUSY_SECONDS, FileIdentity, store_error
+from feltro.table import Seating
 
 __all__ = [
     "FORMAT",
     "Record",
     "SeriesStore",
+    "played_hand",
     "read_records",
     "series_hand_record",
 ]
@@ -534,13 +536,14 @@ class SeriesStore:
                     connection.execute("ROLLBACK")
             raise store_error(f"{self.path}: the series log cannot be written", exc) from None
 
-    def export_phh(self, number: int | None = None) -> HandRecord:
-        """Hand *number* (default: the current or last hand) as a PHH record.
+    def export_phh(self, number: int | None = None, *, visible_to: Visible = None) -> HandRecord:
+        """Hand *number* (default: the current or last hand) as a PHH record, with every hole
+        card or only those of *visible_to* (see :func:`~feltro.history.record_of`).
 
         :raises KeyError: if hand *number* has not been dealt.
         :raises HistoryError: for a pot-limit series (PHH has no pot-limit hold'em variant).
         """
-        return series_hand_record(self.series, number)
+        return series_hand_record(self.series, number, visible_to=visible_to)
 
     def hand_actions(self, number: int) -> list[tuple[int, str]]:
         """``(seat, action)`` of every action of hand *number*, in order.
@@ -668,23 +671,33 @@ _REPLAYERS: dict[str, Callable[[SeriesStore, Record], None]] = {
 # --- hand histories ----------------------------------------------------------------------------
 
 
-def series_hand_record(series: Series, number: int | None = None) -> HandRecord:
-    """Hand *number* of *series* (default: the current or last hand) as a PHH record.
+def played_hand(series: Series, number: int | None = None) -> tuple[int, Hand, Seating]:
+    """Hand *number* of *series* (default: the current or last hand): its number, the hand
+    and its seating.
+
+    :raises KeyError: if hand *number* has not been dealt.
+    """
+    current = series.hand_number
+    if number is None or number == current:
+        if series.hand is None or series.seating is None:
+            raise KeyError("no hand has been dealt yet")
+        return current, series.hand, series.seating
+    summary = next((s for s in series.summaries if s.number == number), None)
+    if summary is None:
+        raise KeyError(f"hand {number} has not been dealt (hands 1..{current})")
+    return number, summary.hand, summary.seating
+
+
+def series_hand_record(series: Series, number: int | None = None, *,
+                       visible_to: Visible = None) -> HandRecord:
+    """Hand *number* of *series* (default: the current or last hand) as a PHH record, with
+    every hole card or only those of *visible_to* (see :func:`~feltro.history.record_of`).
 
     :raises KeyError: if hand *number* has not been dealt.
     :raises HistoryError: for a pot-limit series (see :func:`~feltro.history.record.stakes_of`).
     """
-    current = series.hand_number
+    number, hand, seating = played_hand(series, number)
     config = series.config
-    if number is None or number == current:
-        if series.hand is None or series.seating is None:
-            raise KeyError("no hand has been dealt yet")
-        hand, seating, number = series.hand, series.seating, current
-    else:
-        summary = next((s for s in series.summaries if s.number == number), None)
-        if summary is None:
-            raise KeyError(f"hand {number} has not been dealt (hands 1..{current})")
-        hand, seating = summary.hand, summary.seating
     return seated_record(hand, seating.order, seating.button, config.players,
-                        hand_number=number, seat_count=config.seat_count)
-
+                         hand_number=number, seat_count=config.seat_count,
+                         visible_to=visible_to)
