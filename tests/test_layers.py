@@ -70,7 +70,7 @@ LAYERS: dict[str, int] = {
                      "legal", "names", "pots", "showdown", "view", "fairness", "fairness_scheme",
                      "languages"], 0),
     **dict.fromkeys(["bots", "filelock", "history", "series", "session", "store", "table",
-                     "fairdeal", "seal", "paths", "sqlitefaults"], 1),
+                     "fairdeal", "seal", "paths", "sqlitefaults", "sqlitelog"], 1),
     **dict.fromkeys(["__main__", "cli", "i18n", "server", "tui", "rules", "env",
                      "arena", "remote"], 2),
 }
