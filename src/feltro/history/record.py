@@ -69,6 +69,7 @@ _DEALT: Final = tuple(f"d dh p{p + 1} " for p in _PLAYERS)
 _RAISES: Final = tuple(f"p{p + 1} cbr " for p in _PLAYERS)
 _SHOWS: Final = tuple(f"p{p + 1} sm " for p in _PLAYERS)
 _MUCKS: Final = tuple(f"p{p + 1} sm" for p in _PLAYERS)
+_NONE_HIDDEN: Final = (False,) * len(_PLAYERS)
 _PASSIVE: Final = {kind: tuple(f"p{p + 1} {word}" for p in _PLAYERS)
                    for kind, word in ((KIND_FOLD, "f"), (KIND_CHECK, "cc"), (KIND_CALL, "cc"))}
 
@@ -84,8 +85,8 @@ def action_lines(hand: Hand, *, visible_to: Visible = None,
     """The ``actions`` of *hand*'s record (see :func:`record_of`), from its events."""
     players = range(hand.players)
     shown = _visible(visible_to)
-    hidden = [False] * len(players) if shown is None else [p not in shown for p in players]
-    holes = [""] * len(hidden)  # the hole cards' text by position, two to a line
+    hidden = _NONE_HIDDEN if shown is None else [p not in shown for p in players]
+    holes = [""] * len(players)  # the hole cards' text by position, two to a line
     lines: list[str] = []
     append = lines.append
     for event in hand.events:
