@@ -38,7 +38,7 @@ import random
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Protocol
+from typing import Any, Protocol
 
 from feltro.actions import CHECK, FOLD, Action
 from feltro.bots import Bot
@@ -375,7 +375,7 @@ class Session:
 
     # --- history ---------------------------------------------------------------------------
 
-    def hand_record(self, **fields: object) -> HandRecord:
+    def hand_record(self, **fields: Any) -> HandRecord:
         """The current (or last) hand as a PHH record, with every card dealt (see
         :func:`feltro.history.record.seated_record`); *fields* adds optional PHH fields
         (``event``, ``day``, ``time``...).
