@@ -76,7 +76,8 @@ def list_seasons(folder: Path) -> list[SeasonEntry]:
 
 
 def find_season(folder: Path, key: str) -> Path:
-    """The file of the season named *key* (or whose slug is *key*).
+    """The file of the season named *key* (or whose slug is *key*; or a file named after *key*
+    that cannot be read, so that its problem is said).
 
     :raises SeasonError: ``no-season``.
     """
@@ -86,6 +87,9 @@ def find_season(folder: Path, key: str) -> Path:
     for entry in list_seasons(folder):
         if entry.book is not None and name_key(entry.book.season.name) == wanted:
             return entry.path
+    named = folder / f"{slug_of(key)}{SUFFIX}"
+    if named.is_file():  # a season that cannot be read, named by its name: say why
+        return named
     raise SeasonError("no-season", f"no season named {key!r}", name=key[:40])
 
 
