@@ -194,14 +194,15 @@ def terminal_night(folder: SeriesFolder, key: str) -> Night:
 
 
 def _date_of(folder: SeriesFolder) -> str:
-    """The day a terminal series was played: from its id (``20260109-213005``)."""
+    """When a terminal series was played: from its id (``20260109-213005``, local time)."""
     import datetime as dt
 
-    match = re.match(r"(\d{4})(\d{2})(\d{2})-", folder.id)
+    match = re.match(r"(\d{4})(\d{2})(\d{2})-(\d{2})(\d{2})(\d{2})", folder.id)
     if match:
-        return "-".join(match.groups())
+        year, month, day, hour, minute, second = match.groups()
+        return f"{year}-{month}-{day}T{hour}:{minute}:{second}"
     stamp = folder.log.stat().st_mtime
-    return dt.datetime.fromtimestamp(stamp, tz=dt.UTC).date().isoformat()
+    return dt.datetime.fromtimestamp(stamp).isoformat(timespec="seconds")
 
 
 @season_app.command("remove")

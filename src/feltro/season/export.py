@@ -36,7 +36,7 @@ def season_csv(book: SeasonBook, words: Callable[[str], str] = str) -> str:
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
     writer.writerow([words(c) for c in columns]
-                    + [_cell(f"{night.date} {night.label}") for night in nights])
+                    + [_cell(f"{night.day} {night.label}") for night in nights])
     for line in lines:
         values: dict[str, object] = {
             "place": line.place, "player": _cell(line.name), "points": line.points,

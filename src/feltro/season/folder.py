@@ -19,7 +19,7 @@ from typing import Final
 
 from feltro.paths import private_folder
 from feltro.playernames import name_key
-from feltro.season.log import SeasonBook, create_season, read_season
+from feltro.season.log import SUFFIX, SeasonBook, create_season, read_season
 from feltro.season.model import Season, SeasonError
 
 __all__ = [
@@ -32,7 +32,6 @@ __all__ = [
     "slug_of",
 ]
 
-SUFFIX: Final = ".season.sqlite"
 MAX_SEASONS: Final = 100
 """The most seasons one folder holds."""
 SLUG: Final = re.compile(r"[a-z0-9]+(?:-[a-z0-9]+)*")

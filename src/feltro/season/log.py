@@ -32,6 +32,7 @@ from feltro.sqlitelog import LogFormat, Row, SqliteLog, json_object, read_log
 
 __all__ = [
     "FORMAT",
+    "SUFFIX",
     "SeasonBook",
     "add_night",
     "add_player",
@@ -43,6 +44,8 @@ __all__ = [
 
 FORMAT: Final = "feltro-season-log/1"
 LOG_FORMAT: Final = LogFormat(FORMAT, "season", "log", "chain")
+SUFFIX: Final = ".season.sqlite"
+"""A season's file is ``<slug>.season.sqlite``."""
 LOCK_WAIT: Final = 2.0
 """Seconds a change waits for another program's change of the same season to end."""
 
@@ -59,7 +62,7 @@ class SeasonBook:
     @property
     def slug(self) -> str:
         """The file's name without ``.season.sqlite``: the season's address."""
-        return self.path.name.removesuffix(".season.sqlite")
+        return _label(self.path)
 
     @property
     def nights(self) -> tuple[Night, ...]:
@@ -74,8 +77,13 @@ class SeasonBook:
 # --- reading -----------------------------------------------------------------------------------
 
 
+def _label(path: Path) -> str:
+    """How messages name a season's file: its slug."""
+    return path.name.removesuffix(SUFFIX)
+
+
 def _damaged(path: Path, why: str) -> SeasonError:
-    return SeasonError("damaged", f"{path}: {why}", name=path.name)
+    return SeasonError("damaged", f"{path}: {why}", name=_label(path))
 
 
 def _book(path: Path, rows: Sequence[Row]) -> SeasonBook:
@@ -138,9 +146,9 @@ _REPLAY: Final[dict[str, _Replay]] = {
 
 def _store_problem(path: Path, exc: StoreError) -> SeasonError:
     if isinstance(exc, StoreUnavailableError):
-        return SeasonError("unavailable", f"{path}: {exc}", name=path.name)
+        return SeasonError("unavailable", f"{path}: {exc}", name=_label(path))
     if not path.is_file():
-        return SeasonError("no-season", f"{path}: no such season", name=path.name)
+        return SeasonError("no-season", f"{path}: no such season", name=_label(path))
     return _damaged(path, str(exc))
 
 
@@ -173,7 +181,7 @@ def create_season(path: Path, season: Season) -> SeasonBook:
     except StoreError as exc:
         if path.exists():
             raise SeasonError("season-exists", f"{path}: {exc}", name=season.name) from None
-        raise SeasonError("unavailable", f"{path}: {exc}", name=path.name) from None
+        raise SeasonError("unavailable", f"{path}: {exc}", name=_label(path)) from None
     finally:
         lock.release()
     log.close()
@@ -189,7 +197,7 @@ def _lock(path: Path) -> FileLock:
         except StoreError as exc:
             if time.monotonic() >= deadline:
                 raise SeasonError("busy", f"{path}: the season is being changed by another "
-                                  f"program (pid {exc})", name=path.name) from None
+                                  f"program (pid {exc})", name=_label(path)) from None
             time.sleep(0.05)
 
 
@@ -198,7 +206,7 @@ def _change(path: Path, change: Callable[[SeasonBook], tuple[str, dict[str, Any]
     """Apply one change: read the log under its lock, let *change* judge it against the season
     as it is (raising :class:`SeasonError` to refuse), append its record, read back."""
     if not path.is_file():
-        raise SeasonError("no-season", f"{path}: no such season", name=path.name)
+        raise SeasonError("no-season", f"{path}: no such season", name=_label(path))
     lock = _lock(path)
     try:
         try:

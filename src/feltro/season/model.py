@@ -224,7 +224,13 @@ class Night:
     label: str
     """How people name it: the table's name, or the series' id."""
     date: str
-    """The day it was played, ``YYYY-MM-DD``."""
+    """When it was played: the day, ``YYYY-MM-DD``, and the start time when known
+    (``YYYY-MM-DDTHH:MM:SS``), which orders the series of one day."""
+
+    @property
+    def day(self) -> str:
+        """The day it was played, ``YYYY-MM-DD``."""
+        return self.date[:10]
     hands: int
     end: str
     """``"last_player"`` (G4) or ``"stopped"`` (G6)."""

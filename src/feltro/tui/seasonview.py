@@ -75,7 +75,7 @@ def _nights_table(book: SeasonBook, lang: str) -> Table:
     for number, night in enumerate(book.nights, 1):
         winners = ", ".join(p.name for p in night.players if p.place == 1)
         group = ", ".join(played_by(book.season, night))
-        table.add_row(str(number), night.date, night.label, winners, str(night.hands), group)
+        table.add_row(str(number), night.day, night.label, winners, str(night.hands), group)
     return table
 
 
