@@ -268,3 +268,65 @@ def test_csv_has_one_line_per_player_and_a_column_per_night(tmp_path: Path) -> N
         "1,Ana,10,1,1,10,5,0,1",
         "2,'@Rui,7,1,0,10,10,0,2",
     ]
+
+
+def test_a_writer_waits_for_another_then_says_busy(tmp_path: Path,
+                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    from feltro.filelock import FileLock
+    from feltro.season import log
+
+    book = new_season(tmp_path, Season("Fridays", ("Ana", "Rui")))
+    monkeypatch.setattr(log, "LOCK_WAIT", 0.2)
+    held = FileLock(book.path.with_name(book.path.name + ".lock"), str)
+    try:
+        with pytest.raises(SeasonError) as refused:
+            add_player(book.path, "Eva")
+        assert refused.value.reason == "busy"
+    finally:
+        held.release()
+    assert add_player(book.path, "Eva").season.players[-1] == "Eva"
+
+
+def test_a_folder_that_cannot_be_written_is_said(tmp_path: Path) -> None:
+    book = new_season(tmp_path, Season("Fridays", ("Ana", "Rui")))
+    lock = book.path.with_name(book.path.name + ".lock")
+    lock.unlink()
+    lock.mkdir()  # the lock file cannot be opened
+    with pytest.raises(SeasonError) as refused:
+        add_player(book.path, "Eva")
+    assert refused.value.reason == "unavailable"
+
+
+# --- every refusal has its words ---------------------------------------------------------------
+
+
+def _season_errors(source: str) -> list[tuple[str, set[str]]]:
+    """``(reason, keyword names)`` of every ``SeasonError("reason", ..., k=...)`` in *source*."""
+    import ast
+
+    found = []
+    for node in ast.walk(ast.parse(source)):
+        if (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
+                and node.func.id == "SeasonError" and node.args
+                and isinstance(node.args[0], ast.Constant)):
+            found.append((str(node.args[0].value), {k.arg for k in node.keywords if k.arg}))
+    return found
+
+
+def test_every_season_error_is_worded_in_every_language() -> None:
+    from feltro.i18n import LANGUAGES, catalogue, placeholders
+
+    src = Path(__file__).resolve().parents[1] / "src" / "feltro"
+    raised = [error for path in src.rglob("*.py")
+              for error in _season_errors(path.read_text(encoding="utf-8"))]
+    assert len({reason for reason, _ in raised}) >= 25
+    for lang in LANGUAGES:
+        words = catalogue(lang)
+        for reason, given in raised:
+            key = f"season.error.{reason}"
+            assert key in words, (lang, key)
+            assert placeholders(words[key]) <= given, (lang, key, given)
+    # Negative control: a refusal without words, or missing a value its words need.
+    assert _season_errors('SeasonError("nope", "x", name=1)') == [("nope", {"name"})]
+    assert "season.error.nope" not in catalogue("en")
+    assert placeholders(catalogue("en")["season.error.csv-path"]) - {"path"} == {"problem"}

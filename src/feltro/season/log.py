@@ -189,15 +189,27 @@ def create_season(path: Path, season: Season) -> SeasonBook:
 
 
 def _lock(path: Path) -> FileLock:
-    """The season's writer lock, waiting up to :data:`LOCK_WAIT` for another writer."""
+    """The season's writer lock, waiting up to :data:`LOCK_WAIT` for another writer.
+
+    :raises SeasonError: ``busy`` (another writer kept it), ``unavailable`` (the lock file
+        cannot be made: a folder this user cannot write).
+    """
     deadline = time.monotonic() + LOCK_WAIT
+    holders: list[str] = []
+
+    def held_by(holder: str) -> str:  # FileLock's refusal: another writer has it
+        holders.append(holder)
+        return holder
+
     while True:
         try:
-            return FileLock(path.with_name(path.name + ".lock"), lambda holder: holder)
+            return FileLock(path.with_name(path.name + ".lock"), held_by)
         except StoreError as exc:
+            if not holders:
+                raise SeasonError("unavailable", f"{path}: {exc}", name=_label(path)) from None
             if time.monotonic() >= deadline:
                 raise SeasonError("busy", f"{path}: the season is being changed by another "
-                                  f"program (pid {exc})", name=_label(path)) from None
+                                  f"program (pid {holders[-1]})", name=_label(path)) from None
             time.sleep(0.05)
 
 

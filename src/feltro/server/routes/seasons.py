@@ -44,7 +44,7 @@ from feltro.season.folder import SLUG, SUFFIX
 from feltro.season.model import DEFAULT_POINTS, Season
 from feltro.server.routes import config_of, creators_of, manager_of
 from feltro.server.routes.pages import page
-from feltro.server.security import TokenBucket, hash_token
+from feltro.server.security import TokenBucket, hash_token, same_hash
 
 if TYPE_CHECKING:
     from feltro.series import Series
@@ -300,7 +300,7 @@ def _archived_night(manager: RoomManager, archived: ArchivedTable, token: str,
 
     table_id = archived.table_id
     created = manager.journal.created_record(table_id) if manager.journal else None
-    host = created is not None and created.body.get("host_hash") == hash_token(token)
+    host = created is not None and same_hash(created.body.get("host_hash"), hash_token(token))
     if not host and archived.seat_of(hash_token(token)) is None:
         raise _not_at_table(table_id)
     if not finished:
