@@ -141,8 +141,7 @@ def add(
              "lists them (1 = the newest).")],
     lang: Annotated[str | None, typer.Option(help=LANG_HELP)] = None,
 ) -> None:
-    """Add finished series of the terminal game to a season (a server's tables join from the
-    season's page)."""
+    """Add finished series of the terminal game (a server's tables join on the season's page)."""
     from feltro.i18n import t
     from feltro.season import SeasonError, add_night
 
@@ -150,10 +149,11 @@ def add(
     path = _find(name, language)
     for key in series:
         try:
-            book = add_night(path, terminal_night(_series_folder(key), key))
+            night = terminal_night(_series_folder(key), key)
+            book = add_night(path, night)
         except SeasonError as error:
             raise _fail(error, language) from None
-        typer.echo(t("season.added", language, series=key, name=book.season.name))
+        typer.echo(t("season.added", language, series=night.label, name=book.season.name))
 
 
 def _series_folder(key: str) -> SeriesFolder:

@@ -138,7 +138,8 @@ function standingsTable(reentries) {
   // A region of its own that the keyboard can reach: on a phone the table scrolls sideways.
   return h("div", { class: "scroll", tabindex: 0, role: "region", "aria-labelledby": "standings-title" },
     h("table", { id: "season-standings", class: "standings" },
-    h("thead", {}, h("tr", {}, columns.map((column) => h("th", { scope: "col" }, t(`season.column.${column}`))))),
+    h("thead", {}, h("tr", {}, columns.map((column) => h("th", {
+      scope: "col", style: column === "player" ? null : { "text-align": "right" } }, t(`season.column.${column}`))))),
     h("tbody", {}, season.standings.map((line) => h("tr", { "data-player": line.name },
       columns.map((column) => (column === "player" ? h("th", { scope: "row" }, line.name)
         : h("td", { class: "num", "data-column": column }, value(line, column)))))))));
