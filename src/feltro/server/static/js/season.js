@@ -217,9 +217,14 @@ function tableRow(table, token, status) {
     }
   };
   const base = `/api/seasons/${encodeURIComponent(season.slug)}/nights`;
-  const button = inSeason
-    ? h("button", { type: "button", "data-table": table.table_id, onclick: (e) => act(e.currentTarget, `${base}/remove`, "season.web.removed") }, t("season.web.remove"))
-    : h("button", { type: "button", class: "primary", "data-table": table.table_id, onclick: (e) => act(e.currentTarget, base, "season.web.added") }, t("season.web.add"));
+  let button = null;  // a table joins once its series is over
+  if (inSeason) {
+    button = h("button", { type: "button", "data-table": table.table_id,
+                           onclick: (e) => act(e.currentTarget, `${base}/remove`, "season.web.removed") }, t("season.web.remove"));
+  } else if (table.status === "over" || table.status === "archived") {
+    button = h("button", { type: "button", class: "primary", "data-table": table.table_id,
+                           onclick: (e) => act(e.currentTarget, base, "season.web.added") }, t("season.web.add"));
+  }
   return h("li", {}, h("strong", {}, table.name), ` · ${(table.created_at || "").slice(0, 10)} · `,
     t(`web.status.${table.status === "archived" ? "over" : table.status}`, { problem: "" }), inSeason ? ` · ${t("season.web.in_season")} ` : " ", button);
 }
