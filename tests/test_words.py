@@ -160,7 +160,7 @@ def test_card_errors_in_the_chosen_language(capsys: pytest.CaptureFixture[str]) 
     assert "“Xx” não é uma carta" in err
     assert "mostra as opções" in err
     assert "exatamente duas cartas" in _fails(capsys, "equity", "AsAh", "Ks", "--lang", "pt-BR")
-    assert "a mesa tem 0, 3, 4 ou 5 cartas, não 1" in _fails(
+    assert "as cartas comunitárias são 0, 3, 4 ou 5, não 1" in _fails(
         capsys, "equity", "AsAh", "KsKh", "--board", "2c", "--lang", "pt-PT")
 
 
