@@ -47,8 +47,8 @@ def test_pages_router_alone(tmp_path: Path) -> None:
     screen = client.get("/table/abc123").text
     assert 'class="page-screen"' in screen
     assert "/static/js/screen.js" in screen
-    assert client.get("/static/i18n/shared/pt-PT.json").json()["act.fold"]
-    assert client.get("/static/i18n/shared/xx.json").status_code == 404
+    assert client.get("/static/i18n/pt-PT.json").json()["act.fold"]
+    assert client.get("/static/i18n/xx.json").status_code == 404
 
 
 def test_pages_without_the_web_client_are_a_placeholder(tmp_path: Path) -> None:

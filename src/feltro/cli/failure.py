@@ -17,7 +17,7 @@ import typer
 from typer import _click as click
 from typer.exceptions import Abort, Exit
 
-__all__ = ["language_of_arguments", "one_line", "run", "usage_message"]
+__all__ = ["error_words", "language_of_arguments", "one_line", "run", "usage_message"]
 
 # Typer's and Click's English wording of a bad command line (third-party text that carries
 # no data to read instead) -> a catalogue key and its fields.
@@ -116,13 +116,35 @@ def run(app: typer.Typer | Callable[..., Any], args: Sequence[str] | None = None
         _say("feltro", t("cli.error.interrupted", lang))
         return 130
     except (FeltroError, OSError) as error:
-        _say("feltro", _describe(error))
+        _say("feltro", error_words(error, lang))
         return 1
     except Exception as error:  # the last net: a bug, said in one line, not a traceback
         _say("feltro", t("cli.error.unexpected", lang,
                          error=f"{type(error).__name__}: {_describe(error)}"))
         return 1
     return result if isinstance(result, int) else 0
+
+
+def error_words(error: BaseException, lang: str) -> str:
+    """*error* in *lang* when it carries its reason as data (a rule's refusal, a card error
+    with a reason code), else its own words (an OS error's, or feltro's English line).
+
+    >>> from feltro.errors import IllegalActionError, Refusal
+    >>> error_words(IllegalActionError(Refusal("B5", "hand-over", {}), "the hand is over"),
+    ...             "pt-PT")
+    'A mão terminou (B5).'
+    """
+    from feltro.errors import CardError, ParseError, Refusal
+    from feltro.i18n import has_key, refusal_words, t
+
+    refusal = getattr(error, "refusal", None)
+    if isinstance(refusal, Refusal):
+        return refusal_words(refusal, lang)
+    if isinstance(error, CardError | ParseError) and error.reason is not None:
+        key = f"card.{error.reason}"
+        if has_key(key, lang):
+            return t(key, lang, **{name: str(value) for name, value in error.params.items()})
+    return _describe(error)
 
 
 def _describe(error: BaseException) -> str:

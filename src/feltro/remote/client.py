@@ -363,7 +363,7 @@ class RemoteSeat:
         if code in _FINAL_BYE:
             if code == "revoked":
                 self._forget()
-            self._end(f"join.bye.{code}")
+            self._end(f"bye.{code}")
 
     def _forget(self) -> None:
         self.token = None

@@ -15,9 +15,8 @@ from rich.text import Text
 
 from feltro.cards import parse_cards
 from feltro.errors import Refusal
-from feltro.i18n import t
+from feltro.i18n import has_key, refusal_words, t
 from feltro.remote.client import Phase, Problem
-from feltro.server.refusals import refusal_words
 from feltro.tui.text import cards_text
 
 __all__ = [
@@ -293,11 +292,10 @@ def problem_text(problem: Problem | None, lang: str) -> Text:
                        {k: int(v) for k, v in refusal.get("params", {}).items()})
         return Text(refusal_words(data, lang), style="bold red")
     if problem.code is not None:
-        key = f"join.code.{problem.code}"
-        try:
+        key = f"error.{problem.code}"
+        if has_key(key, lang):
             return Text(t(key, lang), style="bold red")
-        except KeyError:
-            return Text(t("join.error", lang, code=problem.code), style="bold red")
+        return Text(t("join.error", lang, code=problem.code), style="bold red")
     return Text(t(problem.key, lang, **problem.params), style="bold red")
 
 
@@ -312,8 +310,9 @@ def series_over(state: Frame, lang: str) -> list[RenderableType]:
     elif names:
         out.append(Text(t("series.co_winners", lang, names=", ".join(names)),
                         style="bold green"))
-    why = ("series.end_last_player" if outcome.get("end") == "last_player"
-           else "series.end_stopped")
+    why = f"series.end_{outcome.get('end')}"
+    if not has_key(why, lang):
+        why = "series.end_stopped"
     out.append(Text(t(why, lang, hands=outcome.get("hands", table.get("hands_played", 0))),
                     style="italic"))
     out.append(Text(""))

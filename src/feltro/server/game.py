@@ -545,7 +545,7 @@ class TableGame:
         wanted = name_key(name)
         taken = [s.name for s in self.seats.values()] + [r.name for r in self.pending_requests()]
         if any(name_key(other) == wanted for other in taken):
-            raise ProtocolError(ErrorCode.INVALID, f"the name {name.strip()!r} is already at "
+            raise ProtocolError(ErrorCode.NAME_TAKEN, f"the name {name.strip()!r} is already at "
                                 "this table; choose another")
         token = new_token()
         request_id = new_id(6)

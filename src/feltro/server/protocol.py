@@ -39,6 +39,7 @@ __all__ = [
     "CreateTable",
     "ErrorCode",
     "ProtocolError",
+    "SeriesEnd",
     "ServerMessage",
     "clean_name",
     "error_frame",
@@ -100,7 +101,12 @@ Chips = Annotated[int, Field(ge=1, le=1_000_000_000)]
 
 
 class ErrorCode(StrEnum):
-    """Why the server refused a message. The message changed nothing."""
+    """Why the server refused a message. The message changed nothing.
+
+    Each code has its words in every language of the catalogue (``error.<code>``,
+    :mod:`feltro.i18n`): a client shows those, in its reader's language, and a rule's refusal
+    from its data (the frame's ``refusal``); the frame's ``reason`` is English for logs.
+    """
 
     BAD_JSON = "bad_json"
     """The frame is not a JSON object."""
@@ -126,6 +132,8 @@ class ErrorCode(StrEnum):
     """The message names a seat that is not the sender's, or a seat that cannot be used so."""
     SEAT_TAKEN = "seat_taken"
     """The seat asked for is occupied."""
+    NAME_TAKEN = "name_taken"
+    """``join`` or ``sit`` with a name already at the table (or in a pending request)."""
     TABLE_FULL = "table_full"
     """Every seat is occupied."""
     NO_SUCH_REQUEST = "no_such_request"
@@ -164,8 +172,10 @@ class ErrorCode(StrEnum):
 class ProtocolError(Exception):
     """A refusal to send back to the client as an ``error`` message.
 
-    *refusal*, for a rule's refusal, is the data the client words it from (its rule, reason
-    code and numbers, seats as seats); *reason* is the same in English, for logs and scripts.
+    A client words it from its *code* (``error.<code>`` in the catalogue) or, for a rule's
+    refusal, from *refusal* (its rule, reason code and numbers, seats as seats:
+    ``refusal.<rule>.<reason>``). *reason* is an English line for logs and scripts, like
+    ``str(exc)``: no client shows it to a person or reads it.
     """
 
     def __init__(self, code: ErrorCode, reason: str, *, refusal: Refusal | None = None) -> None:
@@ -536,6 +546,9 @@ class RefusalOut(_Out):
 
 
 class ErrorOut(_Out):
+    """Worded by the client from ``code`` (``error.<code>``) or ``refusal``; ``reason`` is an
+    English line for logs and scripts, never shown to a person."""
+
     type: Literal["error"]
     code: ErrorCode
     reason: str
@@ -551,6 +564,9 @@ class PongOut(_Out):
 
 
 class ByeOut(_Out):
+    """Worded by the client from ``code`` (``bye.<code>``); ``reason`` is an English line for
+    logs and scripts, never shown to a person."""
+
     type: Literal["bye"]
     reason: str
     code: Literal["revoked", "behind", "flooding", "stopping", "replaced", "crowded",
@@ -657,8 +673,13 @@ class StopOut(_Out):
     last_hand: bool
 
 
+SeriesEnd = Literal["last_player", "stopped", "ended"]
+"""How a series ended: ``last_player`` (G4), ``stopped`` at the agreed time or hand count,
+``ended`` by the host (G6); clients word it as ``series.end_<end>``."""
+
+
 class OutcomeOut(_Out):
-    end: str
+    end: SeriesEnd
     winners: list[int]
     names: list[str]
     stacks: dict[str, int]
@@ -733,7 +754,6 @@ class LegalOut(_Out):
     call: int
     raise_: dict[str, int] | None = Field(validation_alias=AliasChoices("raise", "raise_"),
                                           serialization_alias="raise")
-    refusals: dict[str, str]
     refusal_details: dict[str, RefusalOut]
 
 

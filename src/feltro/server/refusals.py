@@ -4,9 +4,9 @@ reason code, numbers) with hand positions turned into seats, its error code, and
 The engine names hand positions in a refusal's numbers (``position``, ``to_act``); a table's
 players know seats. :func:`seat_refusal` maps them on the data (``position`` becomes ``seat``,
 ``to_act`` becomes ``to_act_seat``, the names a session uses for seats); nothing here reads
-an English sentence. The words come from the shared catalogue (:mod:`feltro.i18n`, keys
-``refusal.<rule>.<reason>``), the same catalogue the web pages word the refusal with in the
-reader's language.
+an English sentence. The words come from the one catalogue (:mod:`feltro.i18n`, keys
+``refusal.<rule>.<reason>``, :func:`~feltro.i18n.refusal_words`), the same catalogue the web
+pages and ``feltro join`` word the refusal with in the reader's language.
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from typing import Final
 
 from feltro.errors import Refusal
-from feltro.i18n import t
+from feltro.i18n import refusal_words
 from feltro.server.protocol import ErrorCode
 
 __all__ = ["SEAT_REFUSALS", "error_code", "refusal_words", "seat_refusal"]
@@ -39,9 +39,9 @@ SEAT_REFUSALS: Final = (
     ("B10", "capped"),
     ("B10", "fixed-size"),
 )
-"""The refusals a player's action at a table can meet (the series deals the cards itself):
-each has its sentence in every catalogue (``refusal.<rule>.<reason>``); any other is worded as
-``refusal.other``."""
+"""The refusals a player's action at a table can meet (the series deals the cards itself).
+Every refusal has its sentence in every catalogue (``refusal.<rule>.<reason>``,
+:func:`feltro.i18n.refusal_words`)."""
 
 _CODES: Final = {
     "not-your-turn": ErrorCode.NOT_YOUR_TURN,
@@ -78,15 +78,3 @@ def seat_refusal(refusal: Refusal, order: Sequence[int]) -> Refusal:
 def error_code(refusal: Refusal) -> ErrorCode:
     """The protocol's error code for *refusal* (``illegal_action`` for any rule without one)."""
     return _CODES.get(refusal.reason, ErrorCode.ILLEGAL_ACTION)
-
-
-def refusal_words(refusal: Refusal, lang: str = "en") -> str:
-    """*refusal* (seats already seats) as a sentence in *lang*, from the shared catalogue.
-
-    >>> refusal_words(Refusal("B3", "owes", {"owed": 4}))
-    "You can't check: there is a bet to you, 4 to call (B3)."
-    """
-    try:
-        return t(f"refusal.{refusal.rule}.{refusal.reason}", lang, **refusal.params)
-    except KeyError:
-        return t("refusal.other", lang, rule=refusal.rule, detail=refusal.reason)

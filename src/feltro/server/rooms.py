@@ -151,7 +151,8 @@ class Connection:
         self._wake.set()
 
     def finish(self, code: str, reason: str) -> None:
-        """Queue a ``bye`` (*code* for programs, *reason* for people) and close once sent."""
+        """Queue a ``bye`` (*code*, which the client words; *reason*, English for logs)
+        and close once sent."""
         self.push(_dumps({"type": "bye", "reason": reason, "code": code}))
         self.closing = True
         self._wake.set()

@@ -26,6 +26,7 @@ from feltro.evaluator import evaluate
 from feltro.hand import LegalActions
 from feltro.names import describe_class
 from feltro.pots import collected_pots
+from feltro.series import End
 from feltro.server.clock import epoch_ms
 from feltro.server.game import problem_text
 from feltro.server.handlog import cards_json
@@ -41,6 +42,7 @@ from feltro.server.protocol import (
     RefusalOut,
     RequestOut,
     SeatOut,
+    SeriesEnd,
     ShowOut,
     StandingOut,
     StopOut,
@@ -48,7 +50,7 @@ from feltro.server.protocol import (
     TimerOut,
     YouOut,
 )
-from feltro.server.refusals import refusal_words, seat_refusal
+from feltro.server.refusals import seat_refusal
 from feltro.server.snapshot import HandSnapshot, SeriesSnapshot, TableSnapshot
 
 __all__ = ["chips_view", "hand_name", "state_frame", "table_view", "you_view"]
@@ -78,7 +80,7 @@ def _to_ms(snap: TableSnapshot, moment: float) -> int:
 def table_view(snap: TableSnapshot, lang: str) -> TableOut:
     """The public part of the state (see the module docstring)."""
     series = snap.series
-    outcome = _outcome(series)
+    outcome = _outcome(series, ended_on_request=snap.stop_logged)
     return TableOut(
         id=snap.table_id, name=snap.settings.name, status=snap.status,
         settings=snap.settings.to_dict(),
@@ -229,11 +231,16 @@ def _stop(snap: TableSnapshot) -> StopOut:
         last_hand=snap.in_hand and series is not None and series.should_stop)
 
 
-def _outcome(series: SeriesSnapshot | None) -> OutcomeOut | None:
+def _outcome(series: SeriesSnapshot | None, *, ended_on_request: bool) -> OutcomeOut | None:
+    """How the series ended: ``last_player`` (G4), ``stopped`` at the agreed time or hand
+    count, or ``ended`` when the host ended it (both G6)."""
     if series is None or series.outcome is None:
         return None
     result = series.outcome
-    return OutcomeOut(end=result.end.value, winners=list(result.winners),
+    end: SeriesEnd = "last_player" if result.end is End.LAST_PLAYER else "stopped"
+    if end == "stopped" and ended_on_request:
+        end = "ended"
+    return OutcomeOut(end=end, winners=list(result.winners),
                       names=[series.players[s] for s in result.winners],
                       stacks={str(s): c for s, c in sorted(result.stacks.items())},
                       hands=result.hands)
@@ -303,7 +310,6 @@ def _legal(legal: LegalActions, key: tuple[int, int], order: tuple[int, ...]) ->
     return LegalOut(
         hand=key[0], turn=key[1], fold=legal.can_fold, check=legal.can_check,
         call=legal.call_amount, raise_=raise_range,
-        refusals={kind: refusal_words(refusal) for kind, refusal in seated.items()},
         refusal_details={kind: RefusalOut(rule=refusal.rule, reason=refusal.reason,
                                           params=dict(refusal.params))
                          for kind, refusal in seated.items()})

@@ -360,7 +360,10 @@ def series_over(session: Session, lang: str) -> list[RenderableType]:
     else:
         out.append(Text(t("series.co_winners", lang, names=", ".join(names)),
                         style="bold green"))
-    why = "series.end_last_player" if outcome.end is End.LAST_PLAYER else "series.end_stopped"
+    config = session.series.config
+    agreed = config.stop_at is not None or config.max_hands is not None
+    why = ("series.end_last_player" if outcome.end is End.LAST_PLAYER
+           else "series.end_stopped" if agreed else "series.end_ended")
     reason = Text(t(why, lang, hands=outcome.hands), style="italic")
     rule = end_rule(session)
     if rule is not None:

@@ -31,7 +31,7 @@ from textual.widgets import RichLog, Static
 from feltro.actions import CALL, CHECK, FOLD, Action, Raise
 from feltro.errors import IllegalActionError
 from feltro.hand import LegalActions, SeatView
-from feltro.i18n import t
+from feltro.i18n import refusal_words, t
 from feltro.tui import render
 from feltro.tui.screens import (
     LogScreen,
@@ -274,10 +274,10 @@ class TableScreen(Screen[None]):
         elif key in self._keys_for("passive") or (key in ("x", "k") and legal.can_check):
             self._play(CHECK if legal.can_check else CALL)
         elif key in ("x", "k"):
-            self._refuse(refusal("check", view, legal, self.lang), _rule_of(legal, "check"))
+            self._refuse(refusal("check", legal, self.lang), _rule_of(legal, "check"))
         elif key in _SIZE_KEYS or key in self._keys_for("amount"):
             if not legal.can_raise:
-                self._refuse(refusal("raise", view, legal, self.lang), _rule_of(legal, "raise"))
+                self._refuse(refusal("raise", legal, self.lang), _rule_of(legal, "raise"))
                 return
             if key not in _SIZE_KEYS:
                 self.mode = "amount"
@@ -357,8 +357,7 @@ class TableScreen(Screen[None]):
             self.session.act(seat, action)
         except IllegalActionError as exc:
             self.mode = "act"
-            self._refuse(t("refusal.other", self.lang, rule=exc.rule, detail=exc.message),
-                         exc.rule)
+            self._refuse(refusal_words(exc.refusal, self.lang), exc.rule)
             return
         self.message = None
         if self.hotseat:
@@ -463,7 +462,7 @@ class TableScreen(Screen[None]):
         view = self._my_view()
         if view is None:
             return Text("")
-        reason = refusal("raise", view, self.session.legal(), self.lang)
+        reason = refusal("raise", self.session.legal(), self.lang)
         text = Text(reason or "", style="yellow")
         rule_id = self._standing_rule() if reason else None
         if rule_id is not None:

@@ -28,7 +28,7 @@ from feltro.events import (
     UncalledReturned,
 )
 from feltro.hand import LegalActions, PotResult, SeatView
-from feltro.i18n import t
+from feltro.i18n import refusal_words, t
 from feltro.names import describe_class
 
 __all__ = [
@@ -168,26 +168,14 @@ def parse_amount(text: str, legal: LegalActions) -> int | AmountError:
     return amount
 
 
-def refusal(kind: str, view: SeatView, legal: LegalActions, lang: str) -> str | None:
+def refusal(kind: str, legal: LegalActions, lang: str) -> str | None:
     """Why *kind* (``"check"`` or ``"raise"``) is not offered, citing the rule; else ``None``.
 
-    The rule id and numbers come from the engine's :attr:`LegalActions.refusal_details`; the
-    sentence from the catalogue.
+    The rule, reason code and numbers come from the engine's :attr:`LegalActions.refusal_details`;
+    the sentence from the catalogue (``refusal.<rule>.<reason>``, as on every interface).
     """
     detail = legal.refusal_details.get(kind)
-    if detail is None:
-        return None
-    rule = detail.rule
-    me = view.position
-    params: dict[str, object] = {"rule": rule, "owed": legal.call_amount,
-                                 "bet": view.current_bet, **detail.params}
-    if me is not None:
-        params["total"] = view.stacks[me] + view.bets[me]
-    key = f"refusal.{kind}.{rule}"
-    try:
-        return t(key, lang, **params)
-    except KeyError:
-        return t("refusal.other", lang, rule=rule, detail=legal.refusal_message(kind))
+    return None if detail is None else refusal_words(detail, lang)
 
 
 # --- the hand log -----------------------------------------------------------------------------

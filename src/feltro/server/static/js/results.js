@@ -8,7 +8,7 @@ import { verifySeries } from "./verify.js";
 
 // Why a series ended, as the rule that says so: one player has every chip (G4), or the agreed
 // stop time came (G6).
-const END_RULE = { last_player: "G4", stopped: "G6" };
+const END_RULE = { last_player: "G4", stopped: "G6", ended: "G6" };
 
 const SVG = "http://www.w3.org/2000/svg";
 // Line styles: a colour *and* a dash pattern and a marker shape, so that lines differ without
