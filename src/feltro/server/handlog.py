@@ -1,8 +1,8 @@
 """The public log of the hand in progress, kept from the events :meth:`Hand.apply` returns.
 
-:class:`~feltro.server.game.TableGame` feeds it the events of each deal and each action as they
-happen (and, once, a resumed hand's events after a restart), so the views never walk the hand's
-history again: they read the entries, each seat's last action and the showdown so far.
+:class:`~feltro.server.live_table.LiveTable` feeds it the events of each deal and each action as
+they happen (and, once, a resumed hand's events after a restart), so the views never walk the
+hand's history again: they read the entries, each seat's last action and the showdown so far.
 """
 
 from __future__ import annotations

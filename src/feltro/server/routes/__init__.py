@@ -20,7 +20,8 @@ from fastapi import FastAPI, HTTPException
 from starlette.requests import HTTPConnection
 
 from feltro.server.config import ServerConfig
-from feltro.server.rooms import Room, RoomManager
+from feltro.server.room import Room
+from feltro.server.rooms import RoomManager
 from feltro.server.security import TokenBucket
 
 __all__ = ["base_url", "config_of", "creators_of", "manager_of", "room_of", "serve_state"]
