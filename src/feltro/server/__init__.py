@@ -13,7 +13,7 @@ server's own journal (:mod:`feltro.server.journal`). From the socket in:
   :mod:`~feltro.server.connection` — one websocket's queue; :mod:`~feltro.server.admission` —
   budgets against strangers; :mod:`~feltro.server.recovery` — resuming a stalled table;
 * :mod:`~feltro.server.live_table` — one table, synchronously, around the seated series:
-  :mod:`~feltro.server.lobby` (seats, requests, host, tokens), :mod:`~feltro.server.turnclock`
+  :mod:`~feltro.server.lobby` (seats, requests, host, tokens), :mod:`~feltro.server.turn_clock`
   (what is due now), :mod:`~feltro.server.fairplay` (the verifiable shuffle),
   :mod:`~feltro.server.restore` (rebuilding a table from its journal);
 * :mod:`~feltro.server.snapshot` — a table at one moment, as plain data (taken by

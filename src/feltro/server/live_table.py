@@ -3,7 +3,7 @@ a clock and a journal around it.
 
 :class:`LiveTable` adapts the seated series (:class:`feltro.session.Session`: seats, bots,
 check-else-fold, the series and its log) to a server table. Around it: its people
-(:class:`~feltro.server.lobby.Lobby`), its clock (:class:`~feltro.server.turnclock.TurnClock`:
+(:class:`~feltro.server.lobby.Lobby`), its clock (:class:`~feltro.server.turn_clock.TurnClock`:
 what is due now), the verifiable shuffle (:class:`~feltro.server.fairplay.FairPlay`) and the
 table's journal. No asyncio, no sockets: time is passed in. Every method either refuses with a
 :class:`~feltro.server.protocol.ProtocolError` and changes nothing, or changes the table and has
@@ -44,7 +44,7 @@ from feltro.events import Event
 from feltro.seal import SeedSeal
 from feltro.server.clock import Clock
 from feltro.server.fairplay import FIRST_DEAL_WAIT, FairPlay, Reveal
-from feltro.server.handlog import HandLog
+from feltro.server.hand_log import HandLog
 from feltro.server.journal import Journal
 from feltro.server.lobby import SEAT_RECORDS, Lobby, SeatRequest, SeatState
 from feltro.server.outgoing import TableStatus
@@ -55,7 +55,7 @@ from feltro.server.security import hash_token, new_id, new_token
 from feltro.server.snapshot import FinishedHand, TableSnapshot
 from feltro.server.snapshot_of import table_snapshot
 from feltro.server.table_settings import TableSettings
-from feltro.server.turnclock import Due, TurnClock
+from feltro.server.turn_clock import Due, TurnClock
 from feltro.session import BotAnswer, BotTurn, Player, Session
 from feltro.store import SeriesStore
 
@@ -254,7 +254,7 @@ class LiveTable:
     # --- what is due, and doing it -------------------------------------------------------------
 
     def due(self, now: float) -> Due | None:
-        """What is due at *now* (:meth:`TurnClock.due <feltro.server.turnclock.TurnClock.due>`;
+        """What is due at *now* (:meth:`TurnClock.due <feltro.server.turn_clock.TurnClock.due>`;
         read-only and cheap: the room runs :meth:`run_due`, which may write, only then)."""
         seated = self.seated
         if (self.problem is not None or self.stalled or seated is None

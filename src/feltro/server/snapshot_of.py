@@ -13,7 +13,7 @@ from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
 from feltro.series import Series
-from feltro.server.handlog import HandLog
+from feltro.server.hand_log import HandLog
 from feltro.server.snapshot import (
     FinishedHand,
     HandSnapshot,

@@ -33,7 +33,7 @@ from feltro.legal import LegalActions
 from feltro.names import describe_class
 from feltro.pots import collected_pots
 from feltro.server.clock import epoch_ms
-from feltro.server.handlog import cards_json
+from feltro.server.hand_log import cards_json
 from feltro.server.lobby import Identity
 from feltro.server.outgoing import (
     EliminationOut,
