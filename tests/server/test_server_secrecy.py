@@ -168,7 +168,7 @@ def test_no_frame_holds_a_card_its_receiver_may_not_see(harness: Harness, seed: 
 
 def test_the_auditor_catches_a_leak(harness: Harness, monkeypatch: pytest.MonkeyPatch) -> None:
     """Negative control: a server that sends one other player's card is caught."""
-    from feltro.server import room, views
+    from feltro.server import views
 
     honest = views.you_view
 
@@ -180,7 +180,7 @@ def test_the_auditor_catches_a_leak(harness: Harness, monkeypatch: pytest.Monkey
             return you.model_copy(update={"hand_name": f"psst: {store.series.hand.hole(0)[0]}"})
         return you
 
-    monkeypatch.setattr(room, "you_view", leaky)
+    monkeypatch.setattr(views, "you_view", leaky)
     auditor = Auditor()
     harness.manager.frame_observer = auditor
     _created, host, players = seat_table(harness, ["Ana", "Bruno", "Carla"])

@@ -34,7 +34,7 @@ from feltro.server.protocol import ErrorCode, ProtocolError, error_frame, guess_
 from feltro.server.recovery import StorageRetry
 from feltro.server.security import hash_token
 from feltro.server.snapshot import TableSnapshot
-from feltro.server.views import dump, state_frame, table_view, you_view
+from feltro.server.views import state_text
 from feltro.session import BotTurn, Session
 
 if TYPE_CHECKING:
@@ -437,11 +437,8 @@ class Room:
                 snap = self.table.snapshot(clock.monotonic(), clock.wall())
                 texts = {}
                 self.latest = (self.version, snap, texts)
-        texts = {} if texts is None else texts
-        if conn.lang not in texts:
-            texts[conn.lang] = dump(table_view(snap, conn.lang))
-        conn.push(state_frame(self.version, self.manager.boot, epoch_ms(snap.wall_now),
-                              texts[conn.lang], you_view(snap, conn.identity, conn.lang)),
+        conn.push(state_text(snap, conn.identity, conn.lang, version=self.version,
+                             boot=self.manager.boot, public={} if texts is None else texts),
                   state=True)
 
     def _push_request(self, conn: Connection, request_id: str) -> None:

@@ -59,7 +59,7 @@ from feltro.server.snapshot import HandSnapshot, OwnHand, SeriesSnapshot, TableS
 from feltro.session import raise_sizes
 from feltro.view import SeatView
 
-__all__ = ["chips_view", "hand_name", "state_frame", "table_view", "you_view"]
+__all__ = ["chips_view", "hand_name", "state_text", "summary_view", "table_view", "you_view"]
 
 
 def hand_name(hole: Sequence[Card], board: Sequence[Card], lang: str) -> str | None:
@@ -348,12 +348,15 @@ def chips_view(snap: TableSnapshot) -> dict[str, Any]:
     }
 
 
-def state_frame(version: int, boot: str, server_time: int, table_text: str,
-                you: YouOut) -> str:
-    """The ``state`` message: the shared public text spliced with the receiver's own part."""
+def state_text(snap: TableSnapshot, identity: Identity | None, lang: str, *, version: int,
+               boot: str, public: dict[str, str]) -> str:
+    """The ``state`` message for one receiver: the public part, worded once per language
+    (*public* caches its text by language), spliced with the receiver's own part."""
+    if lang not in public:
+        public[lang] = dump(table_view(snap, lang))
     return (f'{{"type":"state","version":{version},"boot":{json.dumps(boot)},'
-            f'"server_time":{server_time},"table":{table_text},'
-            f'"you":{dump(you)}}}')
+            f'"server_time":{epoch_ms(snap.wall_now)},"table":{public[lang]},'
+            f'"you":{dump(you_view(snap, identity, lang))}}}')
 
 
 def dump(model: TableOut | YouOut) -> str:
