@@ -105,6 +105,15 @@ class Admission:
             busiest.finish("crowded", "making room for another spectator; reconnect to "
                                       "watch again")
 
+    def make_room_for_device(self, conn: Connection) -> None:
+        """*conn* opens a seat (or the host role) with its token: past
+        :data:`MAX_CONNECTIONS_PER_SEAT` devices the oldest one goes."""
+        same = sorted((c for c in self.room.connections if c.hello and not c.closing
+                       and c.token_hash == conn.token_hash),
+                      key=lambda c: (c.opened, c.serial))
+        for old in same[:max(0, len(same) - MAX_CONNECTIONS_PER_SEAT + 1)]:
+            old.finish("replaced", "this seat was opened on another device")
+
     def check_ask(self, address: str) -> None:
         """:raises ProtocolError: ``too_many_requests`` when *address* has its fill of seat
         requests waiting for the host."""

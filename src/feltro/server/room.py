@@ -17,7 +17,6 @@ from __future__ import annotations
 import asyncio
 import functools
 import logging
-from collections import OrderedDict
 from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any, Final, TypeVar
 
@@ -25,9 +24,10 @@ from pydantic import BaseModel
 
 from feltro.errors import StoreError
 from feltro.server import protocol as p
-from feltro.server.admission import MAX_CONNECTIONS_PER_SEAT, Admission
+from feltro.server.admission import Admission
 from feltro.server.clock import epoch_ms
 from feltro.server.connection import Connection, dumps
+from feltro.server.decision_ids import DecisionIds
 from feltro.server.live_table import LiveTable
 from feltro.server.problems import problem_text
 from feltro.server.protocol import ErrorCode, ProtocolError, error_frame, guess_ref
@@ -49,8 +49,6 @@ SNAPSHOT_REUSE_SECONDS: Final = 1.0
 (its countdowns are still right to the second)."""
 FLOOD_LIMIT: Final = 200
 """A connection whose messages were refused this many times is closed."""
-RECENT_IDS: Final = 64
-"""Action ids remembered per seat (:class:`DecisionIds`)."""
 _T = TypeVar("_T")
 Handler = Callable[["Room", Connection, Any, float], Awaitable[bool]]
 
@@ -180,11 +178,7 @@ class Room:
                 raise ProtocolError(ErrorCode.BAD_TOKEN, f"that is not a {message.role} token "
                                     f"of this table")
             conn.token_hash = hash_token(message.token)
-            same = sorted((c for c in self.connections if c.hello and not c.closing
-                           and c.token_hash == conn.token_hash),
-                          key=lambda c: (c.opened, c.serial))
-            for old in same[:max(0, len(same) - MAX_CONNECTIONS_PER_SEAT + 1)]:
-                old.finish("replaced", "this seat was opened on another device")
+            self.admission.make_room_for_device(conn)
         else:
             self.admission.watch(conn)
         conn.identity, conn.lang, conn.hello = identity, message.lang, True
@@ -457,33 +451,6 @@ class Room:
             if task is not None:
                 task.cancel()
         await self.storage.stop()
-
-
-class DecisionIds:
-    """Each seat's last action ids: a decision sent again (a retry after a reconnect) is
-    applied once."""
-
-    def __init__(self) -> None:
-        self._recent: dict[int, OrderedDict[str, tuple[int, int]]] = {}
-
-    def seen(self, seat: int, action_id: str, turn: tuple[int, int]) -> bool:
-        """Whether *seat* already played *action_id* for *turn*.
-
-        :raises ProtocolError: ``invalid`` for an id used for another turn.
-        """
-        recent = self._recent.get(seat)
-        used = recent.get(action_id) if recent is not None else None
-        if used is None or used == turn:
-            return used is not None
-        raise ProtocolError(ErrorCode.INVALID, f"action id {action_id!r} was already used for "
-                            f"hand {used[0]} turn {used[1]}; send each decision with a new id")
-
-    def note(self, seat: int, action_id: str, turn: tuple[int, int]) -> None:
-        """*seat* played *action_id* for *turn*."""
-        recent = self._recent.setdefault(seat, OrderedDict())
-        recent[action_id] = turn
-        if len(recent) > RECENT_IDS:
-            recent.popitem(last=False)
 
 
 _HANDLERS: Final[dict[type[BaseModel], Handler]] = {
