@@ -11,7 +11,8 @@ server's own journal (:mod:`feltro.server.journal`). From the socket in:
 * :mod:`~feltro.server.rooms` — every table of the server and the ticker;
   :mod:`~feltro.server.room` — one table's lock, connections and fan-out;
   :mod:`~feltro.server.connection` — one websocket's queue; :mod:`~feltro.server.admission` —
-  budgets against strangers; :mod:`~feltro.server.recovery` — resuming a stalled table;
+  budgets against strangers; :mod:`~feltro.server.decision_ids` — a resent action applies
+  once; :mod:`~feltro.server.recovery` — resuming a stalled table;
 * :mod:`~feltro.server.live_table` — one table, synchronously, around the seated series:
   :mod:`~feltro.server.lobby` (seats, requests, host, tokens), :mod:`~feltro.server.turn_clock`
   (what is due now), :mod:`~feltro.server.fairplay` (the verifiable shuffle),
