@@ -8,7 +8,17 @@ from itertools import product
 
 import pytest
 
-from feltro.cards import Card, Deck, Rank, Suit, card_ids, format_cards, parse_cards
+from feltro.cards import (
+    CARD_TEXT,
+    Card,
+    Deck,
+    Rank,
+    Suit,
+    card_ids,
+    exact_card,
+    format_cards,
+    parse_cards,
+)
 from feltro.errors import CardError, FeltroError, ParseError
 
 RANKS = "23456789TJQKA"
@@ -371,3 +381,47 @@ def test_bad_decks_are_refused() -> None:
         Deck.stacked("As 1x")
     with pytest.raises(CardError):
         Deck(["As", 51])
+
+
+# --- one codec -----------------------------------------------------------------------------
+
+_SPELLING_TABLES = ("23456789TJQKA", "cdhs", "♣♦♥♠")
+
+
+def _card_tables(source: str) -> list[str]:
+    """String constants (or tuples of strings) that spell ranks or suits: a card codec."""
+    import ast
+
+    found = []
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.Constant) and node.value in _SPELLING_TABLES:
+            found.append(f"line {node.lineno}: {node.value!r}")
+        elif isinstance(node, ast.Tuple | ast.List) and node.elts and all(
+                isinstance(e, ast.Constant) and isinstance(e.value, str) for e in node.elts):
+            text = "".join(e.value for e in node.elts)  # type: ignore[attr-defined]
+            if any(table in text for table in (*_SPELLING_TABLES, "10JQKA")):
+                found.append(f"line {node.lineno}: {text!r}")
+    return found
+
+
+def test_cards_are_spelled_by_feltro_cards_only() -> None:
+    from pathlib import Path
+
+    src = Path(__file__).resolve().parents[1] / "src" / "feltro"
+    found = {str(path.relative_to(src)): _card_tables(path.read_text(encoding="utf-8"))
+             for path in src.rglob("*.py") if path.name != "cards.py"}
+    assert {name: tables for name, tables in found.items() if tables} == {}
+    assert _card_tables((src / "cards.py").read_text(encoding="utf-8"))  # it is seen there
+
+
+def test_the_codec_check_sees_a_second_codec() -> None:
+    # The codecs this replaced: the fairness module's and the terminal's own tables.
+    assert _card_tables('_RANKS = "23456789TJQKA"\n_SUITS = "cdhs"\n') != []
+    assert _card_tables('_RANKS = ("2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", '
+                        '"K", "A")\n_SUITS = ("♣", "♦", "♥", "♠")\n') != []
+
+
+def test_exact_card_reads_only_the_two_character_spelling() -> None:
+    for card_id in range(52):
+        assert exact_card(CARD_TEXT[card_id]) is Card.from_id(card_id)
+    assert [exact_card(t) for t in ("as", "10s", "A♠", "As ", "", "??")] == [None] * 6

@@ -29,6 +29,7 @@ CORE = [
     "feltro.series",
     "feltro.history",
     "feltro.fairness",
+    "feltro.fairness_scheme",
     "feltro.fairdeal",
 ]
 FORBIDDEN = ["asyncio", "numpy", "typer", "rich", "textual", "fastapi", "starlette", "uvicorn",
@@ -66,9 +67,10 @@ def test_the_checker_sees_a_heavy_import() -> None:
 LAYERS: dict[str, int] = {
     **dict.fromkeys(["", "_evaltables", "actions", "cards", "config", "dealing", "equity",
                      "errors", "evaluator", "evaluator_np", "events", "hand", "handstate",
-                     "legal", "names", "pots", "showdown", "view", "fairness", "languages"], 0),
+                     "legal", "names", "pots", "showdown", "view", "fairness", "fairness_scheme",
+                     "languages"], 0),
     **dict.fromkeys(["bots", "filelock", "history", "series", "session", "store", "table",
-                     "fairdeal", "seal", "paths", "sqlitefaults"], 1),
+                     "fairdeal", "seal", "paths", "sqlitefaults", "sqlitelog"], 1),
     **dict.fromkeys(["__main__", "cli", "i18n", "server", "tui", "rules", "env",
                      "arena", "remote"], 2),
 }

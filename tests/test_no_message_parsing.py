@@ -67,13 +67,11 @@ ALLOWED_PY = {
     ("rules/__init__.py", r"^(#{1,3}) "): "headings of the rules document",
     ("rules/__init__.py", r"^### ([GDBPX]\d{1,2}) · (.+?)\s*$"):
         "rule headings of the rules document",
-    ("history/phh.py", r"p([1-9][0-9]*)"): "PHH player tokens",
+    ("history/action_lines.py", r"p([1-9][0-9]*)"): "PHH player tokens",
     ("server/journal.py", r"[A-Za-z0-9_-]{1,64}"): "table ids in journal file names",
-    ("fairdeal.py", r"^d (dh) p(\d+) (\S+)|^d (db) (\S+)"): "PHH deal lines (cards a player saw)",
     ("history/phh.py", r"[A-Za-z0-9_-]+"): "PHH bare keys",
     ("history/decimal_scale.py", r"^\[[^\[\]]+\]\s*(#.*)?$"):
         "table headers of a .phhs file (read table by table when its TOML is broken)",
-    ("server/histories.py", r"^d dh p(\d+) (\S+)(.*)$"): "PHH deal lines (hiding others' cards)",
     ("server/security.py", r"[A-Za-z0-9_-]{32,}"): "tokens redacted from log lines",
     ("remote/link.py",
      r"^(?P<prefix>/.*?)?/(?P<kind>join|play|table|ws|host)/(?P<table>[A-Za-z0-9_-]{1,64})/?$"):

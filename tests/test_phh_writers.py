@@ -62,3 +62,27 @@ def test_pot_limit_is_refused_alike_on_every_path__B10(tmp_path: Path) -> None:
                        lambda: record_of(summary.hand)):
             with pytest.raises(HistoryError, match="no pot-limit hold'em variant"):
                 export()
+
+
+def test_a_players_own_record_hides_only_the_others_unshown_cards__P8() -> None:
+    from feltro.cards import Deck
+    from feltro.config import HandConfig
+    from feltro.hand import Hand
+
+    deck = Deck.for_deal(["AsKs", "QdQh", "7c2d"], "Td8s3c Jh 2s")
+    hand = Hand.start(HandConfig.standard((100, 100, 100)), deck)
+    while not hand.is_over:  # everybody checks or calls: the hands are shown (P8)
+        hand.apply(hand.legal.passive)
+    everything = record_of(hand)
+    mine = record_of(hand, visible_to=0)
+    nobody = record_of(hand, visible_to=())
+    assert everything.actions[:3] == ("d dh p1 AsKs", "d dh p2 QdQh", "d dh p3 7c2d")
+    assert mine.actions[:3] == ("d dh p1 AsKs", "d dh p2 ????", "d dh p3 ????")
+    assert nobody.actions[:3] == ("d dh p1 ????", "d dh p2 ????", "d dh p3 ????")
+    # Everything after the deal is public: the betting, the board, the cards shown.
+    assert mine.actions[3:] == nobody.actions[3:] == everything.actions[3:]
+    assert "p2 sm QdQh" in mine.actions
+    one_by_one = record_of(hand, visible_to=[1, 2], one_card_per_line=True)
+    assert one_by_one.actions[:6] == ("d dh p1 ??", "d dh p2 Qd", "d dh p3 7c",
+                                      "d dh p1 ??", "d dh p2 Qh", "d dh p3 2d")
+    assert replay(loads(dumps(mine))).finishing_stacks == hand.stacks

@@ -22,7 +22,8 @@ from feltro.events import HoleCardDealt
 from feltro.hand import Structure
 from feltro.history import dumps, loads, replay
 from feltro.series import Series, SeriesConfig
-from feltro.store import SeriesStore, _chain, read_records, series_hand_record
+from feltro.sqlitelog import chain_link as _chain
+from feltro.store import SeriesStore, read_records, series_hand_record
 
 CONFIG = SeriesConfig(players={1: "Ana", 3: "Rui", 4: "Zé", 7: "Inês"}, seat_count=8,
                       starting_stack=100)

@@ -26,12 +26,19 @@ if TYPE_CHECKING:
     import random
 
 __all__ = [
+    "CARD_TEXT",
+    "RANK_CHARS",
+    "RANK_LABELS",
+    "SUIT_CHARS",
+    "SUIT_SYMBOLS",
     "Card",
     "CardsLike",
     "Deck",
     "Rank",
     "Suit",
     "card_ids",
+    "exact_card",
+    "format_cards",
     "parse_cards",
 ]
 
@@ -78,9 +85,14 @@ class Suit(IntEnum):
         return SUIT_SYMBOLS[self]
 
 
+# The one card codec of feltro: every file format, log and screen spells cards from these.
 RANK_CHARS = "23456789TJQKA"
 SUIT_CHARS = "cdhs"
 SUIT_SYMBOLS = "♣♦♥♠"
+RANK_LABELS = ("2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A")
+"""Ranks as people read them on a screen: tens are ``"10"`` (``"T"`` is the typed notation)."""
+CARD_TEXT: tuple[str, ...] = tuple(r + s for r in RANK_CHARS for s in SUIT_CHARS)
+"""The two-character spelling of each card id, ``CARD_TEXT[51] == "As"``."""
 
 _RANK_OF = {ch: i for i, ch in enumerate(RANK_CHARS)} | {"10": 8}
 _SUIT_OF = {ch: i for i, ch in enumerate(SUIT_CHARS)} | {
@@ -152,7 +164,7 @@ class Card(int):
         return RANK_CHARS[self >> 2] + SUIT_SYMBOLS[self & 3]
 
     def __str__(self) -> str:
-        return RANK_CHARS[self >> 2] + SUIT_CHARS[self & 3]
+        return CARD_TEXT[self]
 
     def __repr__(self) -> str:
         return f"Card({str(self)!r})"
@@ -165,6 +177,18 @@ class Card(int):
 
 
 _CARDS: tuple[Card, ...] = tuple(Card._make(i) for i in range(52))
+_EXACT: dict[str, Card] = {text: _CARDS[i] for i, text in enumerate(CARD_TEXT)}
+
+
+def exact_card(text: str) -> Card | None:
+    """The card spelled exactly *text* (``"As"``: rank character, then suit letter), or
+    ``None``. File formats (PHH, the fairness export) read cards this strictly; typed input
+    goes through the lenient :meth:`Card.parse`.
+
+    >>> exact_card("Td"), exact_card("10d"), exact_card("as")
+    (Card('Td'), None, None)
+    """
+    return _EXACT.get(text)
 
 
 def _card_from_match(match: re.Match[str]) -> Card:

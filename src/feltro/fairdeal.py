@@ -24,14 +24,13 @@ True
 
 from __future__ import annotations
 
-import re
 import secrets
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from feltro.cards import Deck
-from feltro.errors import SeriesError
+from feltro.errors import ParseError, SeriesError
 from feltro.events import BoardDealt, HoleCardDealt
 from feltro.fairness import (
     CONTRIBUTION_MAX,
@@ -40,7 +39,6 @@ from feltro.fairness import (
     FairnessFormatError,
     HandProof,
     board_indices,
-    card_id,
     commitment,
     contribution_commitment,
     export_series,
@@ -52,7 +50,7 @@ from feltro.fairness import (
     unrevealed,
 )
 from feltro.hand import Hand
-from feltro.history.phh import HandRecord
+from feltro.history.phh import HandRecord, Verb
 
 if TYPE_CHECKING:
     from feltro.series import Series
@@ -257,39 +255,41 @@ def with_fair_fields(record: HandRecord, proof: HandProof, table: str,
     return replace(record, user_fields={**record.user_fields, FAIR_FIELD: fair})
 
 
-_DEAL_LINE = re.compile(r"^d (dh) p(\d+) (\S+)|^d (db) (\S+)")
-
-
 def phh_dealt_cards(record: HandRecord) -> tuple[tuple[int, int], ...]:
-    """``(deck index, card id)`` of the known cards a PHH hand deals (``??`` skipped).
+    """``(deck index, card id)`` of the known cards a PHH hand deals (``??`` skipped): what
+    ``feltro verify`` checks in a player's download.
 
-    :raises FairnessFormatError: for a deal line that names a card wrongly.
+    :raises FairnessFormatError: for an action line that does not parse, or a deal of more
+        cards than a hold'em hand has.
     """
     players = record.player_count
     holes = [0] * players
     board = board_indices(players)
     street = 0
     out: list[tuple[int, int]] = []
-    for line in record.actions:
-        match = _DEAL_LINE.match(line.split("#")[0].strip())
-        if match is None:
+    try:
+        actions = record.parsed_actions()
+    except ParseError as exc:
+        raise FairnessFormatError(str(exc)) from None
+    for line, action in zip(record.actions, actions, strict=True):
+        cards = action.cards
+        if action.verb is Verb.DEAL_BOARD:
+            slots = board[street:street + len(cards)]
+            street += len(cards)
+            if street > len(board):
+                raise FairnessFormatError(f"'{line}': more than five board cards")
+        elif action.verb is Verb.DEAL_HOLE:
+            position = action.player
+            assert position is not None
+            first = holes[position]
+            holes[position] += len(cards)
+            if holes[position] > 2:
+                raise FairnessFormatError(f"'{line}': no such hole card")
+            slots = hole_indices(players, position)[first:holes[position]]
+        else:
             continue
-        text = match.group(3) or match.group(5)
-        cards = [text[i:i + 2] for i in range(0, len(text), 2)]
-        for card in cards:
-            if match.group(1):
-                position = int(match.group(2)) - 1
-                if not 0 <= position < players or holes[position] > 1:
-                    raise FairnessFormatError(f"'{line}': no such hole card")
-                index = hole_indices(players, position)[holes[position]]
-                holes[position] += 1
-            else:
-                if street >= len(board):
-                    raise FairnessFormatError(f"'{line}': more than five board cards")
-                index = board[street]
-                street += 1
-            if card != "??":
-                out.append((index, card_id(card)))
+        out.extend((index, int(card)) for index, card in zip(slots, cards, strict=True)
+                   if card is not None)
     return tuple(sorted(out))
 
 

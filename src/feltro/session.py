@@ -47,7 +47,7 @@ import random
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Final, Protocol
+from typing import Any, Final, Protocol
 
 from feltro.actions import Action
 from feltro.bots import Bot, check_or_fold
@@ -504,7 +504,7 @@ class Session:
 
     # --- history ---------------------------------------------------------------------------
 
-    def hand_record(self, **fields: object) -> HandRecord:
+    def hand_record(self, **fields: Any) -> HandRecord:
         """The current (or last) hand as a PHH record, with every card dealt (see
         :func:`feltro.history.record.seated_record`); *fields* adds optional PHH fields
         (``event``, ``day``, ``time``...).

@@ -23,11 +23,13 @@ Records (``kind``: JSON body):
 Derived records (``hand_end``, ``series_end``) are written in the same transaction as the
 record that caused them, and checked against the replay when the log is opened.
 
-Integrity: records are numbered ``1, 2, 3...`` with no gaps; each carries a SHA-256 chained over
-the previous record's, and the ``meta`` table keeps the number of records, updated in the same
-transaction. A changed, reordered, missing or unreadable record, a log whose tail was cut, or a
-record the rules refuse on replay stops :meth:`SeriesStore.open` with a :class:`StoreError`
-naming the record; nothing is resumed partially and nothing is written.
+The file is a :class:`~feltro.sqlitelog.SqliteLog` (WAL, full fsync, private, faults as
+errors) with a checksum chain. Integrity: records are numbered ``1, 2, 3...`` with no gaps;
+each carries a SHA-256 chained over the previous record's, and the ``meta`` table keeps the
+number of records, updated in the same transaction. A changed, reordered, missing or
+unreadable record, a log whose tail was cut, or a record the rules refuse on replay stops
+:meth:`SeriesStore.open` with a :class:`StoreError` naming the record; nothing is resumed
+partially and nothing is written.
 
 One writer at a time: opening a series for writing takes an exclusive OS lock (``flock``) on
 ``<file>.lock``, which the OS releases when the process dies, so a crash never leaves a stale
@@ -37,11 +39,8 @@ lock. A second writer gets a :class:`StoreError` naming the holder's pid. Readin
 
 from __future__ import annotations
 
-import contextlib
-import hashlib
 import json
 import random
-import sqlite3
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
@@ -53,19 +52,19 @@ from feltro.actions import Action
 from feltro.cards import Deck
 from feltro.errors import FeltroError, StoreError
 from feltro.events import Event
-from feltro.filelock import FileLock
 from feltro.hand import Hand
 from feltro.history.phh import HandRecord
-from feltro.history.record import seated_record
-from feltro.paths import private_file
+from feltro.history.record import Visible, seated_record
 from feltro.seal import SeedSeal
 from feltro.series import Series, SeriesConfig
-from feltro.sqlitefaults import BUSY_SECONDS, FileIdentity, store_error
+from feltro.sqlitelog import LogFormat, Row, SqliteLog, json_object, read_log
+from feltro.table import Seating
 
 __all__ = [
     "FORMAT",
     "Record",
     "SeriesStore",
+    "played_hand",
     "read_records",
     "series_hand_record",
 ]
@@ -74,14 +73,8 @@ FORMAT = "feltro-series-log/1"
 """The ``format`` written in the ``meta`` table and in the ``series`` record."""
 
 _KINDS = frozenset({"series", "hand", "action", "hand_end", "stop", "series_end", "note"})
-_GENESIS = "0" * 64
-
-_SCHEMA = (
-    "CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)",
-    "CREATE TABLE log (seq INTEGER PRIMARY KEY, kind TEXT NOT NULL, body TEXT NOT NULL, "
-    "chain TEXT NOT NULL)",
-    f"INSERT INTO meta VALUES ('format', '{FORMAT}'), ('records', '0')",
-)
+LOG_FORMAT = LogFormat(FORMAT, "series log", "log", "chain")
+"""The file's layout: table ``log`` (``seq``, ``kind``, ``body``, ``chain``) and ``meta``."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -98,98 +91,33 @@ class Record:
         return f"record {self.seq} ({self.kind})"
 
 
-def _chain(previous: str, seq: int, kind: str, body: str) -> str:
-    return hashlib.sha256(f"{previous}|{seq}|{kind}|{body}".encode()).hexdigest()
-
-
 def _seat_map(stacks: Mapping[int, int]) -> dict[str, int]:
     return {str(seat): chips for seat, chips in sorted(stacks.items())}
-
-
-# --- the lock ----------------------------------------------------------------------------------
-
-
-def _writer_lock(log_path: Path) -> FileLock:
-    """The one-writer lock of a series log: ``<log>.lock``."""
-    return FileLock(
-        log_path.with_name(log_path.name + ".lock"),
-        lambda holder: (f"{log_path}: the series is already open for writing (by pid {holder}); "
-                        f"close it there first"),
-    )
 
 
 # --- reading and checking ----------------------------------------------------------------------
 
 
-def _connect(path: Path) -> sqlite3.Connection:
-    private_file(path)  # the log holds the deck's seed: its owner alone may read it
-    # A short busy timeout: a lock held by another program fails the write quickly (the caller
-    # retries later) instead of blocking for SQLite's default 5 s. check_same_thread=False: a
-    # server reopens a log in a worker thread, then writes from its event loop (one at a time).
-    connection = sqlite3.connect(path, isolation_level=None, timeout=BUSY_SECONDS,
-                                 check_same_thread=False)
-    connection.execute("PRAGMA journal_mode=WAL")
-    connection.execute("PRAGMA synchronous=FULL")
-    return connection
+def _writer_busy(log_path: Path) -> Callable[[str], str]:
+    """The refusal of a second writer (given the holder's pid)."""
+    return lambda holder: (f"{log_path}: the series is already open for writing (by pid "
+                           f"{holder}); close it there first")
 
 
-def _database_error(path: Path, exc: sqlite3.Error) -> StoreError:
-    """The error for a file SQLite cannot read: a damaged log, or not a log at all."""
-    try:
-        with path.open("rb") as handle:
-            is_sqlite = handle.read(16) == b"SQLite format 3\x00"
-    except OSError:
-        is_sqlite = False
-    if is_sqlite:
-        return StoreError(f"{path}: the series log is damaged or truncated (SQLite: {exc}); "
-                          f"no record can be read, nothing was resumed")
-    return StoreError(f"{path}: not a feltro series log ({exc})")
-
-
-def _read_checked(connection: sqlite3.Connection, path: Path) -> list[Record]:
-    """Every record, checked for format, numbering, checksums, JSON and the record count.
+def _checked(path: Path, rows: Sequence[Row]) -> list[Record]:
+    """The records of *rows* (already checked for numbering, checksums and count), checked
+    for their kind and JSON.
 
     :raises StoreError: naming the first bad record.
     """
-    try:
-        meta = dict(connection.execute("SELECT key, value FROM meta").fetchall())
-    except sqlite3.DatabaseError as exc:
-        raise _database_error(path, exc) from None
-    if meta.get("format") != FORMAT:
-        raise StoreError(f"{path}: not a feltro series log (format {meta.get('format')!r})")
     records: list[Record] = []
-    previous = _GENESIS
-    cursor = connection.execute("SELECT seq, kind, body, chain FROM log ORDER BY seq")
-    while True:
-        after = f"after record {records[-1].seq}" if records else "at the first record"
-        try:
-            row = cursor.fetchone()
-        except sqlite3.DatabaseError as exc:
-            raise StoreError(f"{path}: the log is damaged {after}: {exc}") from None
-        if row is None:
-            break
-        seq, kind, body, chain = row
-        expected = len(records) + 1
-        if seq != expected:
-            raise StoreError(f"{path}: record {expected} is missing (the next one is {seq})")
-        if not isinstance(kind, str) or not isinstance(body, str) or \
-                chain != _chain(previous, seq, kind, body):
-            raise StoreError(f"{path}: record {seq} ({kind}) is corrupted: its checksum does "
-                             f"not match")
-        if kind not in _KINDS:
-            raise StoreError(f"{path}: record {seq} has an unknown kind {kind!r}")
-        try:
-            parsed = json.loads(body)
-        except ValueError:
-            raise StoreError(f"{path}: record {seq} ({kind}) is not valid JSON") from None
-        if not isinstance(parsed, dict):
-            raise StoreError(f"{path}: record {seq} ({kind}) is not a JSON object")
-        records.append(Record(seq, kind, parsed))
-        previous = chain
-    count = meta.get("records")
-    if count != str(len(records)):
-        raise StoreError(f"{path}: the log is truncated: it should hold {count} records but "
-                         f"holds {len(records)} (the last good one is record {len(records)})")
+    for row in rows:
+        if row.kind not in _KINDS:
+            raise StoreError(f"{path}: record {row.seq} has an unknown kind {row.kind!r}")
+        body = json_object(row.body)
+        if body is None:
+            raise StoreError(f"{path}: record {row.seq} ({row.kind}) is not a JSON object")
+        records.append(Record(row.seq, row.kind, body))
     if not records or records[0].kind != "series":
         raise StoreError(f"{path}: record 1 must be the series record")
     return records
@@ -201,16 +129,7 @@ def read_records(path: str | Path) -> list[Record]:
     :raises StoreError: if the file is missing, not a series log, or a record is bad.
     """
     path = Path(path)
-    if not path.is_file():
-        raise StoreError(f"{path}: no such series log")
-    try:
-        connection = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True)
-    except sqlite3.Error as exc:
-        raise StoreError(f"{path}: cannot open the series log ({exc})") from None
-    try:
-        return _read_checked(connection, path)
-    finally:
-        connection.close()
+    return _checked(path, read_log(path, LOG_FORMAT))
 
 
 # --- the store -------------------------------------------------------------------------------
@@ -239,19 +158,14 @@ class SeriesStore:
     directly: the log would not know), and :meth:`close` it (or use ``with``).
     """
 
-    def __init__(self, path: Path, connection: sqlite3.Connection, lock: FileLock,
-                 series: Series, records: int, chain: str) -> None:
-        self.path = path
+    def __init__(self, log: SqliteLog, series: Series) -> None:
+        self.path = log.path
         self.series = series
-        self._connection: sqlite3.Connection | None = connection
-        self._lock = lock
-        self._records = records
-        self._chain = chain
+        self._log = log
         self._hands: dict[int, _LoggedHand] = {}
         self._sealed = False
         """Whether the log keeps its seed sealed (then no hand's seed is written either)."""
         self._end_logged = False  # a series_end record has been read or written
-        self._identity = FileIdentity(path)
         self.notes: list[Record] = []
         """The ``note`` records, in order (see :meth:`note`)."""
 
@@ -282,25 +196,20 @@ class SeriesStore:
         if series_seed is None:
             series_seed = (rng or random.SystemRandom()).getrandbits(128)
         series = Series(config, series_seed, deck_source=_decks(deck_source, series_seed))
-        lock = _writer_lock(path)
-        try:
-            connection = _connect(path)
-        except (sqlite3.Error, OSError) as exc:
-            lock.release()
-            raise StoreError(f"{path}: cannot create the series log ({exc})") from None
-        store = cls(path, connection, lock, series, 0, _GENESIS)
-        store._sealed = seal is not None
+        sealed = seal is not None
         seed_field: dict[str, Any] = ({"series_seed_sealed": seal.seal(series_seed)}
                                       if seal is not None
                                       else {"series_seed": str(series_seed)})
-        # The tables and the series record are one transaction: a crash leaves no half log.
-        store._append(prelude=_SCHEMA, batch=[("series", {
+        # The file is made with its series record, in one transaction: no half log.
+        log = SqliteLog.create(path, LOG_FORMAT, [("series", {
             "format": FORMAT,
             "config": config.to_dict(),
             **seed_field,
             "button_draw": {str(seat): str(card) for seat, card in series.draw.cards.items()},
             "button": series.draw.button,
-        })])
+        })], writer=_writer_busy(path))
+        store = cls(log, series)
+        store._sealed = sealed
         return store
 
     @classmethod
@@ -314,32 +223,17 @@ class SeriesStore:
             (the message names the record). Nothing is written in that case.
         """
         path = Path(path)
-        if not path.is_file():
-            raise StoreError(f"{path}: no such series log")
-        lock = _writer_lock(path)
+        log, rows = SqliteLog.open(path, LOG_FORMAT, writer=_writer_busy(path))
         try:
-            try:
-                connection = _connect(path)
-            except sqlite3.DatabaseError as exc:
-                raise _database_error(path, exc) from None
-            try:
-                records = _read_checked(connection, path)
-                store = cls._replay(path, connection, lock, records, seal, deck_source)
-            except sqlite3.DatabaseError as exc:
-                connection.close()
-                raise _database_error(path, exc) from None
-            except BaseException:
-                connection.close()
-                raise
+            return cls._replay(log, _checked(path, rows), seal, deck_source)
         except BaseException:
-            lock.release()
+            log.close()
             raise
-        return store
 
     @classmethod
-    def _replay(cls, path: Path, connection: sqlite3.Connection, lock: FileLock,
-                records: Sequence[Record], seal: SeedSeal | None,
+    def _replay(cls, log: SqliteLog, records: Sequence[Record], seal: SeedSeal | None,
                 deck_source: DeckSourceFactory | None = None) -> SeriesStore:
+        path = log.path
         head = records[0]
         try:
             config = SeriesConfig.from_dict(head.body["config"])
@@ -358,9 +252,7 @@ class SeriesStore:
         if head.body.get("button") != series.draw.button:
             raise StoreError(f"{path}: {head.describe()}: the button draw does not match the "
                              f"series seed")
-        last_chain = connection.execute(
-            "SELECT chain FROM log WHERE seq = ?", (records[-1].seq,)).fetchone()[0]
-        store = cls(path, connection, lock, series, len(records), last_chain)
+        store = cls(log, series)
         store._sealed = sealed is not None
         for record in records[1:]:
             try:
@@ -510,8 +402,8 @@ class SeriesStore:
             json.dumps(body)
         except (TypeError, ValueError) as exc:
             raise StoreError(f"note {label!r}: data is not JSON ({exc})") from None
-        self._append([("note", body)])
-        record = Record(self._records, "note", body)
+        seq = self._append([("note", body)])[-1]
+        record = Record(seq, "note", body)
         self.notes.append(record)
         return record
 
@@ -522,25 +414,17 @@ class SeriesStore:
         :raises StoreUnavailableError: while another program holds the lock or the disk is full.
         :raises StoreError: if the store is closed or the file vanished.
         """
-        connection = self._writable()
-        self._identity.check()
-        try:
-            connection.execute("BEGIN IMMEDIATE")
-            connection.execute("UPDATE meta SET value = value WHERE key = 'format'")
-            connection.execute("COMMIT")
-        except sqlite3.Error as exc:
-            if connection.in_transaction:
-                with contextlib.suppress(sqlite3.Error):
-                    connection.execute("ROLLBACK")
-            raise store_error(f"{self.path}: the series log cannot be written", exc) from None
+        self._writable()
+        self._log.probe()
 
-    def export_phh(self, number: int | None = None) -> HandRecord:
-        """Hand *number* (default: the current or last hand) as a PHH record.
+    def export_phh(self, number: int | None = None, *, visible_to: Visible = None) -> HandRecord:
+        """Hand *number* (default: the current or last hand) as a PHH record, with every hole
+        card or only those of *visible_to* (see :func:`~feltro.history.record_of`).
 
         :raises KeyError: if hand *number* has not been dealt.
         :raises HistoryError: for a pot-limit series (PHH has no pot-limit hold'em variant).
         """
-        return series_hand_record(self.series, number)
+        return series_hand_record(self.series, number, visible_to=visible_to)
 
     def hand_actions(self, number: int) -> list[tuple[int, str]]:
         """``(seat, action)`` of every action of hand *number*, in order.
@@ -551,10 +435,7 @@ class SeriesStore:
 
     def close(self) -> None:
         """Close the database and release the writer lock (idempotent)."""
-        if self._connection is not None:
-            self._connection.close()
-            self._connection = None
-        self._lock.release()
+        self._log.close()
 
     def __enter__(self) -> SeriesStore:
         return self
@@ -565,10 +446,9 @@ class SeriesStore:
 
     # --- internals ----------------------------------------------------------------------------
 
-    def _writable(self) -> sqlite3.Connection:
-        if self._connection is None:
+    def _writable(self) -> None:
+        if self._log.closed:
             raise StoreError(f"{self.path}: the series store is closed")
-        return self._connection
 
     def _remember_hand(self) -> None:
         series = self.series
@@ -617,41 +497,18 @@ class SeriesStore:
             "stacks": _seat_map(outcome.stacks),
         }
 
-    def _append(self, batch: Sequence[tuple[str, Mapping[str, Any]]],
-                prelude: Sequence[str] = ()) -> None:
-        """Append *batch* in one transaction (after the *prelude* statements), committed
-        (fsync'd) before returning.
+    def _append(self, batch: Sequence[tuple[str, Mapping[str, Any]]]) -> list[int]:
+        """Append *batch* in one transaction, committed (fsync'd) before returning.
 
         :raises StoreError: if the write fails; the store is closed then, because the series
             in memory is ahead of the log (resume from the log with :meth:`open`).
         """
-        connection = self._writable()
-        chain, count = self._chain, self._records
-        rows = []
-        for kind, body in batch:
-            count += 1
-            text = json.dumps(body, separators=(",", ":"), sort_keys=True)
-            chain = _chain(chain, count, kind, text)
-            rows.append((count, kind, text, chain))
+        self._writable()
         try:
-            connection.execute("BEGIN IMMEDIATE")
-            for statement in prelude:
-                connection.execute(statement)
-            connection.executemany("INSERT INTO log VALUES (?, ?, ?, ?)", rows)
-            connection.execute("UPDATE meta SET value = ? WHERE key = 'records'", (str(count),))
-            self._identity.check()  # a deleted log would take writes no one can read back
-            connection.execute("COMMIT")
-        except (sqlite3.Error, StoreError) as exc:
-            if connection.in_transaction:
-                with contextlib.suppress(sqlite3.Error):  # SQLite may have rolled back
-                    connection.execute("ROLLBACK")
+            return self._log.append(batch)
+        except StoreError:
             self.close()
-            if isinstance(exc, StoreError):
-                raise
-            raise store_error(f"{self.path}: cannot write to the series log; the store is "
-                              f"closed, open it again to resume", exc) from None
-        self._chain, self._records = chain, count
-
+            raise
 
 
 # How each kind of record after the first is replayed (:meth:`SeriesStore._apply`).
@@ -668,23 +525,33 @@ _REPLAYERS: dict[str, Callable[[SeriesStore, Record], None]] = {
 # --- hand histories ----------------------------------------------------------------------------
 
 
-def series_hand_record(series: Series, number: int | None = None) -> HandRecord:
-    """Hand *number* of *series* (default: the current or last hand) as a PHH record.
+def played_hand(series: Series, number: int | None = None) -> tuple[int, Hand, Seating]:
+    """Hand *number* of *series* (default: the current or last hand): its number, the hand
+    and its seating.
+
+    :raises KeyError: if hand *number* has not been dealt.
+    """
+    current = series.hand_number
+    if number is None or number == current:
+        if series.hand is None or series.seating is None:
+            raise KeyError("no hand has been dealt yet")
+        return current, series.hand, series.seating
+    summary = next((s for s in series.summaries if s.number == number), None)
+    if summary is None:
+        raise KeyError(f"hand {number} has not been dealt (hands 1..{current})")
+    return number, summary.hand, summary.seating
+
+
+def series_hand_record(series: Series, number: int | None = None, *,
+                       visible_to: Visible = None) -> HandRecord:
+    """Hand *number* of *series* (default: the current or last hand) as a PHH record, with
+    every hole card or only those of *visible_to* (see :func:`~feltro.history.record_of`).
 
     :raises KeyError: if hand *number* has not been dealt.
     :raises HistoryError: for a pot-limit series (see :func:`~feltro.history.record.stakes_of`).
     """
-    current = series.hand_number
+    number, hand, seating = played_hand(series, number)
     config = series.config
-    if number is None or number == current:
-        if series.hand is None or series.seating is None:
-            raise KeyError("no hand has been dealt yet")
-        hand, seating, number = series.hand, series.seating, current
-    else:
-        summary = next((s for s in series.summaries if s.number == number), None)
-        if summary is None:
-            raise KeyError(f"hand {number} has not been dealt (hands 1..{current})")
-        hand, seating = summary.hand, summary.seating
     return seated_record(hand, seating.order, seating.button, config.players,
-                        hand_number=number, seat_count=config.seat_count)
-
+                         hand_number=number, seat_count=config.seat_count,
+                         visible_to=visible_to)

@@ -26,8 +26,7 @@ import pytest
 from realserver import LivePhone, ServerProcess
 from srvkit import Frame, Harness, Phone, harness_at, seat_table
 
-import feltro.server.journal
-import feltro.store
+import feltro.sqlitelog
 from feltro.i18n import t
 from feltro.server.journal import Journal
 from feltro.server.security import hash_token, new_token
@@ -244,8 +243,7 @@ def disk(monkeypatch: pytest.MonkeyPatch) -> _Disk:
     shim = types.ModuleType("sqlite3")
     shim.__dict__.update(sqlite3.__dict__)
     shim.connect = connect  # type: ignore[attr-defined]
-    for module in (feltro.store, feltro.server.journal):
-        monkeypatch.setattr(module, "sqlite3", shim)
+    monkeypatch.setattr(feltro.sqlitelog, "sqlite3", shim)  # both logs connect there
     return disk
 
 

@@ -30,7 +30,6 @@ shows how its last hand ended (final stacks, the pot paid out).
 
 from __future__ import annotations
 
-import dataclasses
 import random
 from typing import Any
 
@@ -41,11 +40,11 @@ from feltro.actions import CALL, Action
 from feltro.cards import Deck, format_cards
 from feltro.env.actions import ActionCodec, ExactActions, PotActions, legal_info
 from feltro.env.config import EnvConfig
-from feltro.env.phh import PhhWriter
 from feltro.errors import HistoryError
 from feltro.events import ActionTaken, BoardDealt
 from feltro.hand import Hand, HandConfig, LegalActions
 from feltro.history import dumps, record_of
+from feltro.history.record import HandTextWriter
 from feltro.series import Series, SeriesConfig
 
 __all__ = ["PokerGame", "observation_size"]
@@ -91,7 +90,7 @@ class PokerGame:
         self._legal: LegalActions | None = None
         # By button shift: the hand configuration, the order and the positions of the agents.
         self._configs: dict[int, tuple[HandConfig, tuple[int, ...], list[int]]] = {}
-        self._phh_writer = PhhWriter()
+        self._phh_writer = HandTextWriter()
         self._public: Obs = np.zeros(self.obs_size, dtype=np.float32)
         self._templates: dict[int, Obs] = {}  # the start of a hand's public part, by players
         self._no_mask = np.zeros(self.codec.size, dtype=np.int8)  # copied, never handed out
@@ -383,14 +382,8 @@ class PokerGame:
         p = self.position_of[agent]
         hole = tuple(hand._holes[p]) if p >= 0 else ()
         try:
-            record = record_of(hand)
-            lines = []
-            for line in record.actions:
-                words = line.split()
-                if words[:2] == ["d", "dh"] and words[2] != f"p{p + 1}" and not hand.is_over:
-                    line = f"d dh {words[2]} " + "??" * (len(words[3]) // 2)
-                lines.append(line)
-            phh = dumps(dataclasses.replace(record, actions=tuple(lines)))
+            mine = () if p < 0 else (p,)  # an agent not dealt in sees nobody's cards
+            phh = dumps(record_of(hand, visible_to=None if hand.is_over else mine))
         except HistoryError as exc:
             phh = f"# no PHH: {exc}\n"
         return {

@@ -17,8 +17,8 @@ import numpy.typing as npt
 
 from feltro.actions import CALL, FOLD, Action, Raise
 from feltro.env.config import EnvConfig
-from feltro.env.phh import PhhWriter
 from feltro.hand import Hand
+from feltro.history.record import HandTextWriter
 
 __all__ = ["ActionLog", "FinishedHand"]
 
@@ -58,7 +58,7 @@ class FinishedHand(Mapping[str, object]):
     """
 
     def __init__(self, config: EnvConfig, agents: Ints, deck: Ints, actions: Ints,
-                 final_stacks: Ints, writer: PhhWriter) -> None:
+                 final_stacks: Ints, writer: HandTextWriter) -> None:
         self._config = config
         self._agents = agents
         self._deck = deck

@@ -34,8 +34,8 @@ from feltro.env.batch import BOARD_FROM, BatchTables
 from feltro.env.config import EnvConfig
 from feltro.env.game import PokerGame, observation_size
 from feltro.env.histories import ActionLog, FinishedHand
-from feltro.env.phh import PhhWriter
 from feltro.errors import ConfigError
+from feltro.history.record import HandTextWriter
 from feltro.series import derive_seed
 
 __all__ = ["SeriesVectorEnv", "VectorEnv", "make_vector_env"]
@@ -70,7 +70,7 @@ class VectorEnv:
         self._exact = config.actions == "exact"
         self._columns = np.arange(self.num_actions, dtype=np.int32)
         self._log = ActionLog(num_tables)
-        self._writer = PhhWriter()
+        self._writer = HandTextWriter()
 
     def reset(self, seed: int | None = None) -> tuple[Obs, Mask, Agents]:
         """Start an episode at every table; returns ``(obs, mask, to_act)``."""

@@ -1,9 +1,10 @@
-"""The PHH hand-history format: records, action lines, reading and writing TOML text.
+"""The PHH hand-history format: records, reading and writing TOML text.
 
 A PHH file (``.phh``) is a TOML document describing one hand; a ``.phhs`` file holds many as
 tables (``[1]``, ``[2]``, ...). This module is pure: it turns text into :class:`HandRecord`
-values and back. It knows the *format* only; whether the actions are legal under RULES.md is
-decided by :mod:`feltro.history.replay`.
+values and back; one action line's grammar is :mod:`feltro.history.action_lines` (its names
+are re-exported here). It knows the *format* only; whether the actions are legal under
+RULES.md is decided by :mod:`feltro.history.replay`.
 
 Reading accepts what real files contain: both TOML quote styles, comments, whole-number floats
 (``9900.0`` reads as ``9900``), half chips (``10112.5``, kept as floats), ``inf`` (unknown
@@ -32,14 +33,21 @@ import json
 import math
 import re
 import tomllib
-from collections.abc import Iterable, Iterator, Mapping, Sequence
-from dataclasses import dataclass, field, fields, replace
-from enum import StrEnum
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, field, replace
 from types import MappingProxyType
-from typing import Any, TypeAlias
+from typing import Any
 
-from feltro.cards import RANK_CHARS, SUIT_CHARS, Card
 from feltro.errors import HistoryError, ParseError
+from feltro.history.action_lines import (
+    Amount,
+    PhhAction,
+    Verb,
+    format_amount,
+    format_phh_cards,
+    parse_action,
+    parse_phh_cards,
+)
 
 __all__ = [
     "OPTIONAL_FIELDS",
@@ -56,10 +64,6 @@ __all__ = [
     "parse_action",
     "parse_phh_cards",
 ]
-
-Amount: TypeAlias = int | float
-"""A chip amount as PHH writes it. Whole numbers are always ``int`` (``9900.0`` reads as
-``9900``); a ``float`` is a fraction (``10112.5``) or ``inf`` (an unknown stack)."""
 
 # Fields every hand of a variant must have (PHH ``required.rst``); feltro plays hold'em only.
 REQUIRED_FIELDS: Mapping[str, tuple[str, ...]] = MappingProxyType({
@@ -90,7 +94,7 @@ _HOLDEM_ONLY_FIELDS = ("bring_in",)  # stud fields; a hold'em record must not ha
 
 
 # --------------------------------------------------------------------------------------------
-# Numbers and cards
+# Numbers
 
 
 def _amount(value: object, where: str) -> Amount:
@@ -112,194 +116,6 @@ def _amounts(value: object, where: str) -> tuple[Amount, ...]:
     if not isinstance(value, list | tuple):
         raise HistoryError(f"{where}: expected an array of numbers, got {value!r}")
     return tuple(_amount(item, f"{where}[{i}]") for i, item in enumerate(value))
-
-
-def _parse_amount_text(text: str) -> Amount:
-    """An amount written in an action line (``'6'``, ``'6.0'``, ``'516.95'``, ``'1,000'``)."""
-    cleaned = text.replace(",", "").replace("_", "")
-    try:
-        return int(cleaned)
-    except ValueError:
-        pass
-    try:
-        number = float(cleaned)
-    except ValueError:
-        raise ParseError(f"amount {text!r} is not a number") from None
-    if not math.isfinite(number):
-        raise ParseError(f"amount {text!r} is not a finite number")
-    return int(number) if number.is_integer() else number
-
-
-_PHH_CARD = {r + s: Card.from_id(i * 4 + j)
-             for i, r in enumerate(RANK_CHARS) for j, s in enumerate(SUIT_CHARS)}
-
-
-def parse_phh_cards(text: str) -> tuple[Card | None, ...]:
-    """Cards as PHH writes them: two characters each, no separator; ``??`` is unknown.
-
-    >>> parse_phh_cards("AsKd"), parse_phh_cards("????")
-    ((Card('As'), Card('Kd')), (None, None))
-
-    :raises ParseError: if *text* is empty, of odd length, or holds something not a card.
-    """
-    if not text or len(text) % 2:
-        raise ParseError(f"{text!r} is not PHH cards (two characters per card, e.g. 'AsKd')")
-    cards: list[Card | None] = []
-    for start in range(0, len(text), 2):
-        chunk = text[start:start + 2]
-        card = _PHH_CARD.get(chunk)
-        if card is None:
-            # Real files are case-exact, but be kind to hand-written ones ('as', 'TD').
-            card = _PHH_CARD.get(chunk[0].upper() + chunk[1].lower())
-        if card is None and chunk != "??":
-            raise ParseError(f"{chunk!r} in {text!r} is not a card (rank 2-9TJQKA, "
-                             f"suit cdhs, or ?? for an unknown card)")
-        cards.append(card)
-    return tuple(cards)
-
-
-def format_phh_cards(cards: Iterable[int | None]) -> str:
-    """The PHH spelling of *cards*; ``None`` is written ``??``.
-
-    >>> format_phh_cards([Card.parse("Td"), None])
-    'Td??'
-    """
-    return "".join("??" if c is None else str(Card.from_id(c)) for c in cards)
-
-
-# --------------------------------------------------------------------------------------------
-# Action lines
-
-
-class Verb(StrEnum):
-    """What an action line does; the value is the PHH notation."""
-
-    DEAL_HOLE = "dh"
-    DEAL_BOARD = "db"
-    FOLD = "f"
-    CHECK_OR_CALL = "cc"
-    BET_OR_RAISE_TO = "cbr"
-    SHOW_OR_MUCK = "sm"
-    NO_OP = ""
-
-
-_PLAYER_TOKEN = re.compile(r"p([1-9][0-9]*)")
-_NOT_HOLDEM = {"sd": "stand pat/discard", "pb": "bring-in"}
-
-
-@dataclass(frozen=True, slots=True)
-class PhhAction:
-    """One parsed line of ``actions``.
-
-    *player* is a 0-based position (``p1`` is 0) or ``None`` for board deals and no-ops.
-    *cards* holds ``None`` for each unknown card (``??``). A ``sm`` line with no cards is a
-    muck; ``sm -`` (show the cards already dealt) has *shows_dealt* set and no cards.
-    *amount* is the "raise to" total of a ``cbr`` line.
-    """
-
-    verb: Verb
-    player: int | None = None
-    cards: tuple[Card | None, ...] = ()
-    amount: Amount | None = None
-    shows_dealt: bool = field(default=False, repr=False)
-    commentary: str | None = field(default=None, repr=False)
-
-    @property
-    def is_muck(self) -> bool:
-        """A ``pN sm`` line without cards: the player gives up the hand."""
-        return self.verb is Verb.SHOW_OR_MUCK and not self.cards and not self.shows_dealt
-
-    def __str__(self) -> str:
-        words: list[str]
-        if self.verb is Verb.NO_OP:
-            words = []
-        elif self.verb in (Verb.DEAL_HOLE, Verb.DEAL_BOARD):
-            words = ["d", self.verb.value]
-            if self.verb is Verb.DEAL_HOLE:
-                words.append(f"p{(self.player or 0) + 1}")
-            words.append(format_phh_cards(self.cards))
-        else:
-            words = [f"p{(self.player or 0) + 1}", self.verb.value]
-            if self.verb is Verb.BET_OR_RAISE_TO:
-                words.append(_format_number(self.amount if self.amount is not None else 0))
-            elif self.shows_dealt:
-                words.append("-")
-            elif self.cards:
-                words.append(format_phh_cards(self.cards))
-        if self.commentary is not None:
-            words += ["#", self.commentary] if self.commentary else ["#"]
-        return " ".join(words)
-
-
-def parse_action(text: str) -> PhhAction:
-    """Parse one ``actions`` entry, e.g. ``'p3 cbr 6'`` or ``'d dh p1 7s'``.
-
-    Grammar (PHH ``required.rst``): ``[actor verb [args]][ # commentary]`` with words separated
-    by any whitespace; an empty entry or a lone comment is a no-op.
-
-    :raises ParseError: if the line does not follow the grammar of a hold'em action.
-    """
-    body, hash_sign, comment = text.partition("#")
-    commentary = comment.strip() if hash_sign else None
-    words = body.split()
-    if not words:
-        return PhhAction(Verb.NO_OP, commentary=commentary)
-    actor = words[0]
-    if actor == "d":
-        return _parse_dealer(words, text, commentary)
-    match = _PLAYER_TOKEN.fullmatch(actor)
-    if match is None:
-        raise ParseError(f"{text!r}: the actor must be 'd' or p1, p2, ..., not {actor!r}")
-    player = int(match.group(1)) - 1
-    verb_text = words[1] if len(words) > 1 else ""
-    args = words[2:]
-    if verb_text in ("f", "cc") and not args:
-        return PhhAction(Verb(verb_text), player, commentary=commentary)
-    if verb_text == "cbr" and len(args) == 1:
-        try:
-            amount = _parse_amount_text(args[0])
-        except ParseError as exc:
-            raise ParseError(f"{text!r}: {exc}") from None
-        if amount <= 0:
-            raise ParseError(f"{text!r}: a bet or raise-to amount must be positive")
-        return PhhAction(Verb.BET_OR_RAISE_TO, player, amount=amount, commentary=commentary)
-    if verb_text == "sm" and len(args) <= 1:
-        if not args:
-            return PhhAction(Verb.SHOW_OR_MUCK, player, commentary=commentary)
-        if args[0] == "-":
-            return PhhAction(Verb.SHOW_OR_MUCK, player, shows_dealt=True, commentary=commentary)
-        return PhhAction(Verb.SHOW_OR_MUCK, player, _cards_of(args[0], text),
-                         commentary=commentary)
-    if verb_text in _NOT_HOLDEM:
-        raise ParseError(f"{text!r}: {verb_text!r} ({_NOT_HOLDEM[verb_text]}) is not a "
-                         f"hold'em action")
-    raise ParseError(f"{text!r}: expected 'f', 'cc', 'cbr AMOUNT' or 'sm [CARDS|-]' "
-                     f"after {actor}")
-
-
-# Real files repeat the same lines ('d dh p1 ????', 'p3 f') millions of times; a parsed line is
-# a frozen value, so corpus jobs share them (errors are not cached: they raise every time).
-_parse_action_cached = functools.lru_cache(maxsize=16384)(parse_action)
-
-
-def _parse_dealer(words: list[str], text: str, commentary: str | None) -> PhhAction:
-    if len(words) == 3 and words[1] == "db":
-        return PhhAction(Verb.DEAL_BOARD, cards=_cards_of(words[2], text),
-                         commentary=commentary)
-    if len(words) == 4 and words[1] == "dh":
-        match = _PLAYER_TOKEN.fullmatch(words[2])
-        if match is None:
-            raise ParseError(f"{text!r}: {words[2]!r} is not a player (p1, p2, ...)")
-        return PhhAction(Verb.DEAL_HOLE, int(match.group(1)) - 1, _cards_of(words[3], text),
-                         commentary=commentary)
-    raise ParseError(f"{text!r}: a dealer line is 'd db CARDS' or 'd dh pN CARDS'")
-
-
-def _cards_of(token: str, text: str) -> tuple[Card | None, ...]:
-    try:
-        return parse_phh_cards(token)
-    except ParseError as exc:
-        raise ParseError(f"{text!r}: {exc}") from None
 
 
 # --------------------------------------------------------------------------------------------
@@ -430,7 +246,9 @@ class HandRecord:
         return _record_from_mapping(data, strict)
 
 
-_RECORD_FIELDS = frozenset(f.name for f in fields(HandRecord)) - {"user_fields", "errors"}
+# Real files repeat the same lines ('d dh p1 ????', 'p3 f') millions of times; a parsed line is
+# a frozen value, so corpus jobs share them (errors are not cached: they raise every time).
+_parse_action_cached = functools.lru_cache(maxsize=16384)(parse_action)
 
 
 def _parse_line(text: str, index: int, count: int) -> PhhAction:
@@ -448,14 +266,54 @@ def _parse_line(text: str, index: int, count: int) -> PhhAction:
     return action
 
 
-def _record_from_mapping(data: Mapping[str, Any], strict: bool) -> HandRecord:
-    errors: list[str] = []
+class _Problems:
+    """What a lenient read steps over (kept in :attr:`HandRecord.errors`); strict raises."""
 
-    def problem(message: str) -> None:
-        if strict:
+    def __init__(self, strict: bool) -> None:
+        self.strict = strict
+        self.found: list[str] = []
+
+    def __call__(self, message: str) -> None:
+        if self.strict:
             raise HistoryError(message)
-        errors.append(message)
+        self.found.append(message)
 
+
+def _record_from_mapping(data: Mapping[str, Any], strict: bool) -> HandRecord:
+    problem = _Problems(strict)
+    kwargs = _required_fields(data, problem)
+    count = len(kwargs["starting_stacks"])
+    user: dict[str, Any] = {}
+    skip = {*REQUIRED_FIELDS[kwargs["variant"]], *_STAKE_FIELDS, *_HOLDEM_ONLY_FIELDS}
+    for name, value in data.items():
+        if name in skip:
+            continue
+        if name.startswith("_"):
+            user[name] = value
+        elif name not in _OPTIONAL_READERS:
+            problem(f"{name}: unknown field (user-defined fields start with '_'); kept")
+            user[name] = value
+        else:
+            try:
+                kwargs[name] = _optional_value(name, value, count)
+            except HistoryError as exc:
+                problem(f"{exc}; ignored")
+    record = HandRecord(**kwargs, user_fields=user)  # checks the fields before the lines
+    for index, text in enumerate(record.actions):
+        try:
+            _parse_line(text, index, count)
+        except ParseError as exc:
+            if strict:
+                raise
+            problem.found.append(str(exc))
+    return replace(record, errors=tuple(problem.found)) if problem.found else record
+
+
+def _required_fields(data: Mapping[str, Any], problem: _Problems) -> dict[str, Any]:
+    """The variant, its required fields and its stakes, checked.
+
+    :raises HistoryError: for a missing or wrong one (even when reading leniently).
+    """
     variant = data.get("variant")
     if not isinstance(variant, str):
         raise HistoryError("variant: required, a string such as 'NT'" if variant is None
@@ -472,81 +330,88 @@ def _record_from_mapping(data: Mapping[str, Any], strict: bool) -> HandRecord:
     actions = data["actions"]
     if not isinstance(actions, list) or not all(isinstance(a, str) for a in actions):
         raise HistoryError("actions: expected an array of strings")
-    kwargs: dict[str, Any] = {
-        "variant": variant,
-        "antes": _amounts(data["antes"], "antes"),
-        "blinds_or_straddles": _amounts(data["blinds_or_straddles"], "blinds_or_straddles"),
-        "starting_stacks": _amounts(data["starting_stacks"], "starting_stacks"),
-        "actions": tuple(actions),
-    }
+    kwargs: dict[str, Any] = {"variant": variant, "actions": tuple(actions)}
+    for name in ("antes", "blinds_or_straddles", "starting_stacks"):
+        kwargs[name] = _amounts(data[name], name)
     for name in _STAKE_FIELDS:
         if name in REQUIRED_FIELDS[variant]:
             kwargs[name] = _amount(data[name], name)
         elif name in data:
             problem(f"{name}: not a field of variant {variant!r}; ignored")
-    count = len(kwargs["starting_stacks"])
-    user: dict[str, Any] = {}
-    for name, value in data.items():
-        if name in REQUIRED_FIELDS[variant] or name in _STAKE_FIELDS + _HOLDEM_ONLY_FIELDS:
-            continue
-        if name.startswith("_"):
-            user[name] = value
-        elif name not in _RECORD_FIELDS:
-            problem(f"{name}: unknown field (user-defined fields start with '_'); kept")
-            user[name] = value
-        else:
-            try:
-                kwargs[name] = _optional_value(name, value, count)
-            except HistoryError as exc:
-                problem(f"{exc}; ignored")
-    record = HandRecord(**kwargs, user_fields=user)  # checks the fields before the lines
-    for index, text in enumerate(record.actions):
-        try:
-            _parse_line(text, index, count)
-        except ParseError as exc:
-            if strict:
-                raise
-            errors.append(str(exc))
-    return replace(record, errors=tuple(errors)) if errors else record
+    return kwargs
+
+
+# --- the optional fields, one reader per kind of value (each raises HistoryError) ------------
+
+
+def _flag(name: str, value: Any) -> bool:
+    if not isinstance(value, bool):
+        raise HistoryError(f"{name}: expected true or false, got {value!r}")
+    return value
+
+
+def _text(name: str, value: Any) -> str:
+    if not isinstance(value, str):
+        raise HistoryError(f"{name}: expected a string, got {value!r}")
+    return value
+
+
+def _whole(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _integer(name: str, value: Any) -> int:
+    if not _whole(value):
+        raise HistoryError(f"{name}: expected an integer, got {value!r}")
+    return int(value)
+
+
+def _integer_or_text(name: str, value: Any) -> int | str:
+    if not _whole(value) and not isinstance(value, str):
+        raise HistoryError(f"{name}: expected an integer or a string, got {value!r}")
+    return value  # type: ignore[no-any-return]
+
+
+def _local_time(name: str, value: Any) -> datetime.time:
+    if not isinstance(value, datetime.time):
+        raise HistoryError(f"{name}: expected a TOML local time (12:34:56), got {value!r}")
+    return value
+
+
+def _names(name: str, value: Any) -> tuple[str, ...]:
+    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+        raise HistoryError(f"{name}: expected an array of strs, got {value!r}")
+    return tuple(value)
+
+
+def _seat_numbers(name: str, value: Any) -> tuple[int, ...]:
+    if not isinstance(value, list) or not all(_whole(v) for v in value):
+        raise HistoryError(f"{name}: expected an array of ints, got {value!r}")
+    return tuple(value)
+
+
+_OPTIONAL_READERS: Mapping[str, Callable[[str, Any], Any]] = MappingProxyType({
+    "ante_trimming_status": _flag,
+    **dict.fromkeys(_STRING_FIELDS, _text),
+    **dict.fromkeys(_INT_FIELDS, _integer),
+    **dict.fromkeys(_INT_OR_STRING_FIELDS, _integer_or_text),
+    "time": _local_time,
+    "time_limit": lambda name, value: _amount(value, name),
+    "players": _names,
+    "seats": _seat_numbers,
+    **dict.fromkeys(("finishing_stacks", "winnings", "time_banks"),
+                    lambda name, value: _amounts(value, name)),
+})
+assert set(_OPTIONAL_READERS) == set(OPTIONAL_FIELDS)
 
 
 def _optional_value(name: str, value: Any, count: int) -> Any:
-    """Check and normalise one optional field.
+    """Check and normalise one optional field (a per-player array has *count* entries).
 
     :raises HistoryError: naming the field when its type or length is wrong.
     """
-    if name == "ante_trimming_status":
-        if not isinstance(value, bool):
-            raise HistoryError(f"{name}: expected true or false, got {value!r}")
-        return value
-    if name in _STRING_FIELDS:
-        if not isinstance(value, str):
-            raise HistoryError(f"{name}: expected a string, got {value!r}")
-        return value
-    if name in _INT_FIELDS or name in _INT_OR_STRING_FIELDS:
-        ok = isinstance(value, int) and not isinstance(value, bool)
-        if not ok and name in _INT_OR_STRING_FIELDS and isinstance(value, str):
-            ok = True
-        if not ok:
-            kind = "an integer or a string" if name in _INT_OR_STRING_FIELDS else "an integer"
-            raise HistoryError(f"{name}: expected {kind}, got {value!r}")
-        return value
-    if name == "time":
-        if not isinstance(value, datetime.time):
-            raise HistoryError(f"{name}: expected a TOML local time (12:34:56), got {value!r}")
-        return value
-    if name == "time_limit":
-        return _amount(value, name)
-    if name in ("players", "seats"):
-        item_type: type = str if name == "players" else int
-        if (not isinstance(value, list) or
-                not all(isinstance(v, item_type) and not isinstance(v, bool) for v in value)):
-            raise HistoryError(f"{name}: expected an array of {item_type.__name__}s, "
-                               f"got {value!r}")
-        result: tuple[Any, ...] = tuple(value)
-    else:  # finishing_stacks, winnings, time_banks
-        result = _amounts(value, name)
-    if len(result) != count:
+    result = _OPTIONAL_READERS[name](name, value)
+    if name in _PER_PLAYER_FIELDS and len(result) != count:
         raise HistoryError(f"{name}: has {len(result)} entries but starting_stacks has "
                            f"{count} players")
     return result
@@ -640,7 +505,7 @@ def _toml_value(value: Any) -> str:
     if isinstance(value, bool):
         return "true" if value else "false"
     if isinstance(value, int | float):
-        return _format_number(value)
+        return format_amount(value)
     if isinstance(value, str):
         # Literal strings like real files ('p1 cbr 6') when nothing needs escaping.
         if "'" not in value and value.isprintable():
@@ -654,16 +519,3 @@ def _toml_value(value: Any) -> str:
         pairs = (f"{_toml_key(str(k))} = {_toml_value(v)}" for k, v in value.items())
         return "{" + ", ".join(pairs) + "}"
     raise HistoryError(f"cannot write {value!r} ({type(value).__name__}) as TOML")
-
-
-def _format_number(value: Amount) -> str:
-    if isinstance(value, bool):
-        raise HistoryError(f"{value!r} is not a number")
-    if isinstance(value, int):
-        return str(value)
-    if math.isinf(value):
-        return "inf" if value > 0 else "-inf"
-    if math.isnan(value):
-        return "nan"
-    text = repr(value)
-    return text if any(c in text for c in ".en") else text + ".0"

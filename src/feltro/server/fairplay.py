@@ -269,13 +269,12 @@ class FairPlay:
         return export_series(self.table, proofs)
 
     def phh(self, record: HandRecord, number: int, players: int, position: int, *,
-            over: bool, dealt: int) -> HandRecord:
-        """*record* (a player's redacted hand) with its ``_fair`` field: the commitments, the
-        salts of the cards the player saw, and the secret once revealed."""
+            board_cards: int, over: bool, dealt: int) -> HandRecord:
+        """*record* (a player's own view of hand *number*, at *position* of *players*, with
+        *board_cards* board cards dealt) with its ``_fair`` field: the commitments, the salts
+        of the cards the player saw, and the secret once revealed."""
         proof = self._proof(number, self.revealed(number, dealt=dealt, in_hand=False,
                                                   over=over))
-        cards = sum(len(line.split()[2]) // 2 for line in record.actions
-                    if line.startswith("d db "))
         assert self.dealer is not None
-        salts = self.dealer.seen_salts(number, players, position, cards)
+        salts = self.dealer.seen_salts(number, players, position, board_cards)
         return with_fair_fields(record, proof, self.table, salts)

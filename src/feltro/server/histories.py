@@ -1,38 +1,24 @@
-"""A player's own hand histories (PHH), for the download after the game.
+"""A player's own hand histories (PHH), for the download after the game, and the table's
+fair-play export.
 
 Each finished hand the player's seat was dealt into, as the series log exports it
-(:meth:`feltro.store.SeriesStore.export_phh`), with every other player's hole cards replaced by
-``??``: the download holds the player's own cards, the board, and the cards shown at the
-showdown (their ``sm`` lines), nothing else.
+(:meth:`feltro.store.SeriesStore.export_phh`) with only that player's hole cards
+(``visible_to``): the download holds the player's own cards, the board, and the cards shown
+at the showdown (their ``sm`` lines), nothing else. The records are data until they are
+written here; the dealt cards of the fair-play export come from the hands' events.
 """
 
 from __future__ import annotations
 
-import dataclasses
-import re
 from typing import Any
 
 from feltro.errors import HistoryError
-from feltro.fairdeal import phh_dealt_cards
+from feltro.fairdeal import dealt_cards
 from feltro.history import HandRecord, dumps_all
 from feltro.server.fairplay import FairPlay
-from feltro.store import SeriesStore
+from feltro.store import SeriesStore, played_hand
 
-__all__ = ["fair_export", "player_histories", "redact_record"]
-
-_DEAL = re.compile(r"^d dh p(\d+) (\S+)(.*)$")
-
-
-def redact_record(record: HandRecord, position: int) -> HandRecord:
-    """*record* with the hole cards of every position but *position* (0-based) hidden."""
-    actions = []
-    for line in record.actions:
-        match = _DEAL.match(line)
-        if match and int(match.group(1)) - 1 != position:
-            hidden = "??" * (len(match.group(2)) // 2)
-            line = f"d dh p{match.group(1)} {hidden}{match.group(3)}"
-        actions.append(line)
-    return dataclasses.replace(record, actions=tuple(actions))
+__all__ = ["fair_export", "player_histories"]
 
 
 def player_histories(store: SeriesStore, seat: int, fair: FairPlay | None = None) -> str:
@@ -45,14 +31,15 @@ def player_histories(store: SeriesStore, seat: int, fair: FairPlay | None = None
     series = store.series
     records: dict[str, HandRecord] = {}
     for summary in series.summaries:
-        if seat not in summary.seating.order:
+        order = summary.seating.order
+        if seat not in order:
             continue
-        record = store.export_phh(summary.number)
-        position = summary.seating.order.index(seat)
-        record = redact_record(record, position)
+        position = order.index(seat)
+        record = store.export_phh(summary.number, visible_to=position)
         if fair is not None and fair.dealer is not None:
-            record = fair.phh(record, summary.number, len(summary.seating.order), position,
-                              over=series.is_over, dealt=series.hand_number)
+            record = fair.phh(record, summary.number, len(order), position,
+                              board_cards=len(summary.hand.board), over=series.is_over,
+                              dealt=series.hand_number)
         records[f"hand-{summary.number}"] = record
     if not records:
         raise HistoryError("no finished hand to download yet")
@@ -61,8 +48,8 @@ def player_histories(store: SeriesStore, seat: int, fair: FairPlay | None = None
 
 def fair_export(store: SeriesStore, fair: FairPlay) -> dict[str, Any]:
     """The series export of *fair*'s table now (:meth:`FairPlay.export`), the dealt cards
-    read from the series log."""
+    taken from each hand's events."""
     series = store.series
-    dealt = [(number, phh_dealt_cards(store.export_phh(number)))
+    dealt = [(number, dealt_cards(played_hand(series, number)[1]))
              for number in range(1, series.hand_number + 1)]
     return fair.export(dealt, in_hand=series.in_hand, over=series.is_over)

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from rich.text import Text
 
 from feltro.actions import Call, Check, Fold, Raise
+from feltro.cards import RANK_LABELS, SUIT_SYMBOLS
 from feltro.evaluator import evaluate
 from feltro.events import (
     ActionTaken,
@@ -45,8 +46,8 @@ __all__ = [
     "refusal",
 ]
 
-_RANKS = ("2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A")
-_SUITS = ("♣", "♦", "♥", "♠")
+_RANKS = RANK_LABELS  # as people read them: "10", not "T"
+_SUITS = SUIT_SYMBOLS
 _RED = "bold red"
 _BLACK = "bold"
 
