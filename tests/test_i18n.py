@@ -172,7 +172,7 @@ def error_codes() -> list[str]:
 def bye_codes() -> list[str]:
     from typing import get_args
 
-    from feltro.server.protocol import ByeOut
+    from feltro.server.outgoing import ByeOut
 
     return list(get_args(ByeOut.model_fields["code"].annotation))
 

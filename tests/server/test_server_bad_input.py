@@ -15,7 +15,7 @@ from feltro.server.protocol import MAX_MESSAGE_BYTES, ErrorCode, ProtocolError, 
 def _table_snapshot(h: Harness, table_id: str) -> tuple[Any, ...]:
     game = h.game(table_id)
     series = game.store.series if game.store else None
-    return (dict(game.seats), game.paused, game.host_hash, game.host_seat,
+    return (dict(game.seats), game.paused, game.lobby.host_hash, game.lobby.host_seat,
             series.hand_number if series else None,
             series.hand.events if series and series.hand else None,
             len(game.journal.table_records(table_id)))

@@ -15,9 +15,9 @@ with warnings.catch_warnings():  # newer Starlette prefers "httpx2", not install
 
 from feltro.server.app import create_app
 from feltro.server.clock import FakeClock
-from feltro.server.config import ServerConfig
 from feltro.server.rooms import RoomManager
 from feltro.server.routes import api, pages, serve_state, ws
+from feltro.server.server_config import ServerConfig
 
 
 def _bare(router: routing.APIRouter, tmp_path: Path, **options: object) -> TestClient:

@@ -412,7 +412,6 @@ def _delete_series(folder: SeriesFolder, lang: str) -> None:
 def _finish_series(folder: SeriesFolder, lang: str) -> None:
     """End *folder*'s series now (G6): the hand in progress is checked down (a player facing
     a bet folds), then the biggest stack wins; the hands are saved as the game saves them."""
-    from feltro.actions import CHECK, FOLD
     from feltro.errors import FeltroError
     from feltro.i18n import t
 
@@ -428,7 +427,7 @@ def _finish_series(folder: SeriesFolder, lang: str) -> None:
         _save_missing(folder, session)
         if session.in_hand:
             while session.in_hand and session.to_act is not None:
-                store.act(CHECK if session.legal().can_check else FOLD, session.to_act)
+                session.play_default(session.to_act)
             save_hand(folder, session)
         store.request_stop()
         session.next_hand()

@@ -27,9 +27,10 @@ from feltro.events import (
     Street,
     UncalledReturned,
 )
-from feltro.hand import LegalActions, PotResult, SeatView
+from feltro.hand import LegalActions, PotResult
 from feltro.i18n import refusal_words, t
 from feltro.names import describe_class
+from feltro.session import raise_sizes  # the sizes the phones are offered too
 
 __all__ = [
     "AmountError",
@@ -106,30 +107,6 @@ def lower_first(text: str) -> str:
 
 
 # --- bet sizes and typed amounts --------------------------------------------------------------
-
-
-def raise_sizes(view: SeatView, legal: LegalActions) -> list[tuple[str, int]]:
-    """The quick sizes offered for a bet or raise: ``[("min", 4), ("half_pot", 5), ...]``.
-
-    Amounts are "to" totals clipped into the legal range: the minimum (B6), half the pot and
-    the pot (the pot after calling, on top of the call) and all-in. When the only raise is an
-    all-in for less than a full raise (B7) only ``("all_in", n)`` is offered; none when
-    raising is closed.
-    """
-    low, high = legal.min_raise_to, legal.max_raise_to
-    if low is None or high is None:
-        return []
-    if low == high:
-        return [("all_in", high)]
-    pot_after_call = view.pot + legal.call_amount
-    half = view.current_bet + pot_after_call // 2
-    full = view.current_bet + pot_after_call
-    return [
-        ("min", low),
-        ("half_pot", min(max(half, low), high)),
-        ("pot", min(max(full, low), high)),
-        ("all_in", high),
-    ]
 
 
 @dataclass(frozen=True, slots=True)
