@@ -247,3 +247,31 @@ def test_history_does_not_delete_a_series_being_played(
     assert code == 1
     assert "being played" in err
     assert log.exists()
+
+
+# --- issue 24: what a newcomer types ----------------------------------------------------------
+
+@pytest.mark.parametrize(("args", "argument"), [
+    (("evaluate",), "CARDS"), (("verify",), "FILE"), (("replay",), "FILES"),
+    (("equity",), "HANDS"), (("verify", "--lang", "pt-BR"), "FILE")])
+def test_a_missing_argument_is_named(args: tuple[str, ...], argument: str, data: Path,
+                                     capsys: pytest.CaptureFixture[str]) -> None:
+    code, _out, err = _run(capsys, *args)
+    assert code == 2
+    assert argument in err, err
+    assert ": (" not in err  # no empty message before the help hint
+    assert len(err.strip().splitlines()) == 1
+
+
+@pytest.mark.parametrize("lang", ["en", "pt-PT"])
+def test_replay_summary_of_a_missing_folder_says_it_cannot_read_it(
+        lang: str, data: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    code, out, err = _run(capsys, "replay", "--summary", "nodir/", "--lang", lang)
+    assert code == 2
+    assert out == ""  # no summary of a corpus that is not there
+    assert err.startswith("feltro replay: ")
+    assert "cannot read nodir" in err or "ler nodir" in err
+    assert ("cannot read" if lang == "en" else "não é possível ler") in err, err
+    assert len(err.strip().splitlines()) == 1

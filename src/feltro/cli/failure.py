@@ -15,9 +15,10 @@ from typing import Any
 
 import typer
 from typer import _click as click
+from typer._click.globals import get_current_context
 from typer.exceptions import Abort, Exit
 
-__all__ = ["language_of_arguments", "one_line", "run", "usage_message"]
+__all__ = ["CommandError", "language_of_arguments", "one_line", "run", "usage_message"]
 
 # Typer's and Click's English wording of a bad command line (third-party text that carries
 # no data to read instead) -> a catalogue key and its fields.
@@ -36,6 +37,16 @@ _PATTERNS: tuple[tuple[re.Pattern[str], str], ...] = (
     (re.compile(r"Got unexpected extra arguments? \((?P<extra>.*)\)"), "cli.error.extra_arguments"),
     (re.compile(r"Missing command"), "cli.error.missing_command"),
 )
+
+
+class CommandError(click.exceptions.ClickException):
+    """A command's own refusal (a folder that is not there, a port in use): :func:`run` says it
+    as ``feltro COMMAND: message`` in one line and exits with *exit_code*."""
+
+    def __init__(self, message: str, exit_code: int = 1) -> None:
+        super().__init__(message)
+        self.exit_code = exit_code
+        self.ctx = get_current_context(silent=True)
 
 
 def language_of_arguments(args: Sequence[str]) -> str:
@@ -63,6 +74,10 @@ def usage_message(error: click.exceptions.UsageError, lang: str) -> str:
     """*error* as one sentence in *lang*, naming the option it is about."""
     from feltro.i18n import t
 
+    if isinstance(error, click.exceptions.MissingParameter) and error.param is not None \
+            and error.param.param_type_name == "argument":
+        # Click leaves ``message`` empty here; the usage line names arguments in capitals.
+        return t("cli.error.missing_argument", lang, argument=(error.param.name or "").upper())
     click_words = one_line(error.message)  # Click's own English: the only form it has
     message = click_words
     for pattern, key in _PATTERNS:
