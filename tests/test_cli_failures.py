@@ -275,3 +275,24 @@ def test_replay_summary_of_a_missing_folder_says_it_cannot_read_it(
     assert "cannot read nodir" in err or "ler nodir" in err
     assert ("cannot read" if lang == "en" else "não é possível ler") in err, err
     assert len(err.strip().splitlines()) == 1
+
+
+@pytest.mark.parametrize(("lang", "words"), [
+    ("en", "was dealt from deck position"), ("pt-PT", "foi dada da posição"),
+    ("pt-BR", "foi distribuída da posição")])
+def test_verify_words_a_tampered_card_in_the_chosen_language(
+        lang: str, words: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    import json
+
+    from feltro.fairdeal import sample_night
+
+    export = sample_night(4, players=3, seed=5, sealed=False)[0].export()
+    dealt = export["hands"][2]["dealt"][1]
+    dealt["card"] = "2c" if dealt["card"] != "2c" else "3c"
+    tampered = tmp_path / "tampered.json"
+    tampered.write_text(json.dumps(export))
+    code, _out, err = _run(capsys, "verify", str(tampered), "--lang", lang)
+    assert code == 1
+    detail = err.splitlines()[1]
+    assert words in detail, err
+    assert "dealt at" not in detail or lang == "en"  # no English left in the Portuguese
