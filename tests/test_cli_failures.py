@@ -296,3 +296,16 @@ def test_verify_words_a_tampered_card_in_the_chosen_language(
     detail = err.splitlines()[1]
     assert words in detail, err
     assert "dealt at" not in detail or lang == "en"  # no English left in the Portuguese
+
+
+@pytest.mark.parametrize("args", [("--bots", "foo"), ("--players", "3", "--bots", "1"),
+                                  ("--stop-at", "25:99"), ("--hotseat", "Ana,ana"),
+                                  ("--level", "genius")])
+def test_play_refuses_bad_options_before_offering_the_unfinished_series(
+        args: tuple[str, ...], data: Path, played: None,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    _series(data, capsys)  # an unfinished series, which play would offer
+    code, out, err = _run(capsys, "play", *args)
+    assert code == 2
+    assert out == "", out  # the refusal comes first, alone
+    assert len(err.strip().splitlines()) == 1

@@ -62,26 +62,10 @@ def choose_players(
 
     :raises typer.BadParameter: for an impossible or contradictory combination.
     """
-    from feltro.bots.levels import ALL_KINDS
     from feltro.i18n import t
     from feltro.session import Player
 
-    if level not in ALL_KINDS:
-        raise typer.BadParameter(t("cli.error.unknown_bot", lang, name=level, names=BOT_NAMES),
-                                 param_hint="--level")
-    levels: list[str] = []
-    count: int | None = None
-    if bots is not None:
-        if bots.strip().isdigit():
-            count = int(bots)
-        else:
-            levels = [b.strip() for b in bots.split(",") if b.strip()]
-            bad = [b for b in levels if b not in ALL_KINDS]
-            if bad:
-                raise typer.BadParameter(t("cli.error.unknown_bot", lang, name=bad[0],
-                                           names=BOT_NAMES), param_hint="--bots")
-            if len(levels) > 1:
-                count = len(levels)
+    count, levels = _bot_levels(bots, level, lang)
     if count is None:
         count = players - len(humans) if players is not None else 5 if len(humans) == 1 else 0
     if players is not None and players != len(humans) + count:
@@ -90,14 +74,36 @@ def choose_players(
     total = len(humans) + count
     if not 2 <= total <= 10:
         raise typer.BadParameter(t("cli.error.players_range", lang, total=total))
-    if not levels:
-        levels = [level]
     taken = {h.casefold() for h in humans}
     names = [n for n in _BOT_NAMES if n.casefold() not in taken]
     seats = [Player(i + 1, name) for i, name in enumerate(humans)]
     for i in range(count):
         seats.append(Player(len(humans) + i + 1, names[i], bot=levels[i % len(levels)]))
     return seats
+
+
+def _bot_levels(bots: str | None, level: str, lang: str) -> tuple[int | None, list[str]]:
+    """``--bots`` and ``--level`` read: how many bots (``None``: as many as the seats need)
+    and their levels, one per bot or one for all.
+
+    :raises typer.BadParameter: for a bot that does not exist.
+    """
+    from feltro.bots.levels import ALL_KINDS
+    from feltro.i18n import t
+
+    if level not in ALL_KINDS:
+        raise typer.BadParameter(t("cli.error.unknown_bot", lang, name=level, names=BOT_NAMES),
+                                 param_hint="--level")
+    if bots is None:
+        return None, [level]
+    if bots.strip().isdigit():
+        return int(bots), [level]
+    levels = [b.strip() for b in bots.split(",") if b.strip()]
+    bad = [b for b in levels if b not in ALL_KINDS]
+    if bad:
+        raise typer.BadParameter(t("cli.error.unknown_bot", lang, name=bad[0],
+                                   names=BOT_NAMES), param_hint="--bots")
+    return (len(levels) if len(levels) > 1 else None), levels or [level]
 
 
 def _default_name(lang: str) -> str:
@@ -167,6 +173,11 @@ def play(
 
     language = resolve_language(lang)
     root = data_dir()
+    now = datetime.now()
+    if not resume:  # a bad option is refused before anything else is said
+        seats = choose_players(humans=_humans(hotseat, name, language), players=players,
+                               bots=bots, level=level, lang=language)
+        stop = parse_stop_at(stop_at, now, language) if stop_at else None
     try:
         if not resume and series is None:
             choice = _offer_unfinished(root, language)
@@ -181,11 +192,6 @@ def play(
             if lang is None and players_lang:
                 language = players_lang
         else:
-            humans = _humans(hotseat, name, language)
-            seats = choose_players(humans=humans, players=players, bots=bots, level=level,
-                                   lang=language)
-            now = datetime.now()
-            stop = parse_stop_at(stop_at, now, language) if stop_at else None
             folder = new_series_folder(root, now)
             session, store = _create(folder, seats, seed, stop, hands, stack, language)
     except (FeltroError, OSError) as exc:  # a damaged log, a folder we cannot write
