@@ -309,3 +309,27 @@ def test_play_refuses_bad_options_before_offering_the_unfinished_series(
     assert code == 2
     assert out == "", out  # the refusal comes first, alone
     assert len(err.strip().splitlines()) == 1
+
+
+@pytest.mark.parametrize("lang", ["en", "pt-PT", "pt-BR"])
+def test_the_resume_prompt_quits_with_q_as_the_game_does(
+        lang: str, data: Path, played: None, capsys: pytest.CaptureFixture[str],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """In the game S opens the standings and Q quits: the prompt before it agrees."""
+    import feltro.cli.play as play
+
+    _series(data, capsys)
+    monkeypatch.setattr(play, "_can_ask", lambda: True)
+    answers, prompts = iter(["s", "q"]), []
+
+    def answer(prompt: str = "") -> str:
+        prompts.append(prompt)
+        return next(answers)
+
+    monkeypatch.setattr("builtins.input", answer)
+    code, _out, err = _run(capsys, "play", "--lang", lang)
+    assert code == 0, err
+    assert len(prompts) == 2  # S is not an answer; Q quits
+    assert "Q:" in prompts[0]
+    assert "S:" not in prompts[0]
+    assert len(list_series(data)) == 1
