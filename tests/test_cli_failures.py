@@ -333,3 +333,42 @@ def test_the_resume_prompt_quits_with_q_as_the_game_does(
     assert "Q:" in prompts[0]
     assert "S:" not in prompts[0]
     assert len(list_series(data)) == 1
+
+
+def test_history_numbers_never_change_meaning(data: Path, played: None,
+                                              capsys: pytest.CaptureFixture[str]) -> None:
+    """`history 1 --finish` ends the series that was number 1 when it was listed, however
+    many series start or are deleted meanwhile (issue 24)."""
+    from feltro.tui.datadir import find_series
+
+    first = _series(data, capsys)
+    code, out, _err = _run(capsys, "history")
+    assert code == 0
+    row = next(line for line in out.splitlines() if first in line)
+    number = row.split()[1] if row.split()[0] in "│┃|" else row.split()[0]
+    for seed in ("4", "5"):  # two more series start, newer than the first
+        assert _run(capsys, "play", "--seed", seed, "--players", "3")[0] == 0
+    folder = find_series(data, number)
+    assert folder is not None
+    assert folder.id == first
+    newest = list_series(data)[0].folder.id
+    assert _run(capsys, "history", newest, "--delete")[0] == 0
+    assert _run(capsys, "play", "--seed", "6", "--players", "3")[0] == 0
+    numbers = {info.folder.id: info.folder.number for info in list_series(data)}
+    assert numbers[first] == int(number)
+    assert len(set(numbers.values())) == len(numbers)  # the deleted one's is not reused
+    assert max(numbers.values()) == 4
+    code, out, err = _run(capsys, "history", number, "--finish")
+    assert code == 0, err
+    assert first in out
+
+
+def test_series_from_before_numbers_are_numbered_oldest_first(
+        data: Path, played: None, capsys: pytest.CaptureFixture[str]) -> None:
+    for seed in ("3", "4"):
+        assert _run(capsys, "play", "--seed", seed, "--players", "3")[0] == 0
+    for number in data.glob("series/*/number"):  # as an older feltro left them
+        number.unlink()
+    (data / "series.last-number").unlink()
+    newest, oldest = (info.folder for info in list_series(data))
+    assert (oldest.number, newest.number) == (1, 2)

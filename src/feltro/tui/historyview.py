@@ -156,7 +156,7 @@ def print_series(infos: Sequence[SeriesInfo], root: Path, lang: str) -> None:
     table.add_column(t("history.players", lang))
     table.add_column(t("history.hands", lang), justify="right")
     table.add_column(t("history.state", lang))
-    for number, info in enumerate(infos, 1):
+    for info in infos:
         names = {p.seat: t("seat.bot_name", lang, name=p.name) if p.is_bot else p.name
                  for p in info.players}
         if info.problem:
@@ -166,8 +166,8 @@ def print_series(infos: Sequence[SeriesInfo], root: Path, lang: str) -> None:
                       names=", ".join(names.get(s, str(s)) for s in info.winners))
         else:
             state = t("history.unfinished", lang)
-        table.add_row(str(number), info.folder.id, ", ".join(names.values()), str(info.hands),
-                      state)
+        table.add_row(str(info.folder.number or ""), info.folder.id, ", ".join(names.values()),
+                      str(info.hands), state)
     console.print(table)
     console.print(t("history.usage", lang))
 
