@@ -372,3 +372,39 @@ def test_series_from_before_numbers_are_numbered_oldest_first(
     (data / "series.last-number").unlink()
     newest, oldest = (info.folder for info in list_series(data))
     assert (oldest.number, newest.number) == (1, 2)
+
+
+def test_messages_name_the_command_as_the_person_ran_it(tmp_path: Path) -> None:
+    """After `make play` there is no `feltro` on PATH: a message naming a command names
+    `.venv/bin/feltro`, the one that works there (issue 24)."""
+    import os
+    import subprocess
+    import sys
+
+    from feltro.cli.invoked import feltro_command, install_command
+
+    script = Path(sys.executable).parent / "feltro"
+    if not script.is_file():
+        pytest.skip("feltro's console script is not installed next to this Python")
+    venv = tmp_path / "game"
+    (venv / ".venv").mkdir(parents=True)
+    (venv / ".venv" / "bin").symlink_to(script.parent)
+    env = dict(os.environ, FELTRO_DATA_DIR=str(tmp_path / "data"), LANG="en_US.UTF-8",
+               PATH="/usr/bin:/bin")  # no feltro on it
+    env.pop("LC_ALL", None)
+    run = subprocess.run([".venv/bin/feltro", "play", "--resume"], cwd=venv, env=env,
+                         capture_output=True, text=True, timeout=60)
+    assert run.returncode == 1
+    assert "“.venv/bin/feltro play”" in run.stderr, run.stderr
+    run = subprocess.run([".venv/bin/feltro", "history", "1"], cwd=venv, env=env,
+                         capture_output=True, text=True, timeout=60)
+    assert "“.venv/bin/feltro history”" in run.stderr, run.stderr
+    run = subprocess.run([".venv/bin/feltro", "evaluate"], cwd=venv, env=env,
+                         capture_output=True, text=True, timeout=60)
+    assert "“.venv/bin/feltro evaluate --help”" in run.stderr, run.stderr
+    on_path = tmp_path / "bin"
+    on_path.mkdir()
+    (on_path / "feltro").symlink_to(script)
+    assert feltro_command(str(on_path / "feltro"), tmp_path,
+                          which=lambda name: str(on_path / name)) == "feltro"
+    assert install_command("server,tui", venv).endswith("[server,tui]'")  # quoted for zsh

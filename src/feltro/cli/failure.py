@@ -72,6 +72,7 @@ def one_line(text: str) -> str:
 
 def usage_message(error: click.exceptions.UsageError, lang: str) -> str:
     """*error* as one sentence in *lang*, naming the option it is about."""
+    from feltro.cli.invoked import feltro_command
     from feltro.i18n import t
 
     if isinstance(error, click.exceptions.MissingParameter) and error.param is not None \
@@ -83,7 +84,7 @@ def usage_message(error: click.exceptions.UsageError, lang: str) -> str:
     for pattern, key in _PATTERNS:
         match = pattern.search(click_words)
         if match:
-            message = t(key, lang, **match.groupdict())
+            message = t(key, lang, feltro=feltro_command(), **match.groupdict())
             break
     if isinstance(error, click.exceptions.BadParameter):
         hint = error.param_hint if isinstance(error.param_hint, str) else None
@@ -95,10 +96,11 @@ def usage_message(error: click.exceptions.UsageError, lang: str) -> str:
     return message
 
 
-def _command_path(error: BaseException) -> str:
+def _command_path(error: BaseException, feltro: str = "feltro") -> str:
+    """``feltro play``: the command *error* is about, *feltro* named as the person runs it."""
     ctx = getattr(error, "ctx", None)
     path = ctx.command_path if ctx is not None else "feltro"
-    return "feltro" + path[path.index(" "):] if " " in path else "feltro"
+    return feltro + path[path.index(" "):] if " " in path else feltro
 
 
 def _say(command: str, message: str) -> None:
@@ -108,6 +110,7 @@ def _say(command: str, message: str) -> None:
 
 def run(app: typer.Typer | Callable[..., Any], args: Sequence[str] | None = None) -> int:
     """Run *app* on *args* (default: the process's); the exit status, never a traceback."""
+    from feltro.cli.invoked import feltro_command
     from feltro.errors import FeltroError
     from feltro.i18n import t
 
@@ -121,7 +124,7 @@ def run(app: typer.Typer | Callable[..., Any], args: Sequence[str] | None = None
     except Exit as error:
         return error.exit_code
     except click.exceptions.UsageError as error:
-        help_hint = t("cli.error.help", lang, command=_command_path(error))
+        help_hint = t("cli.error.help", lang, command=_command_path(error, feltro_command()))
         _say(_command_path(error), f"{usage_message(error, lang)} {help_hint}")
         return 2
     except click.exceptions.ClickException as error:

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from feltro.cli.failure import one_line
+from feltro.cli.invoked import feltro_command
 from feltro.cli.language import BOT_NAMES, LANG_HELP, resolve_language
 
 if TYPE_CHECKING:
@@ -204,7 +205,7 @@ def play(
     finally:
         store.close()
     if not session.is_over:
-        typer.echo(t("cli.paused", language, id=folder.id))
+        typer.echo(t("cli.paused", language, id=folder.id, feltro=feltro_command()))
 
 
 def _create(folder: SeriesFolder, seats: list[Player], seed: int | None,
@@ -256,7 +257,7 @@ def _series_to_resume(root: Path, key: str | None, lang: str) -> SeriesFolder:
     unfinished = _unfinished(root)
     if key is None:
         if not unfinished:
-            typer.echo(t("cli.nothing_to_resume", lang), err=True)
+            typer.echo(t("cli.nothing_to_resume", lang, feltro=feltro_command()), err=True)
             raise typer.Exit(1)
         return unfinished[0].folder
     folder = find_series(root, key)
@@ -266,7 +267,8 @@ def _series_to_resume(root: Path, key: str | None, lang: str) -> SeriesFolder:
         ids = ", ".join(info.folder.id for info in unfinished)
         typer.echo(t("cli.resume.unknown_series", lang, id=key, ids=ids), err=True)
     else:
-        typer.echo(t("cli.resume.unknown_series_none", lang, id=key), err=True)
+        typer.echo(t("cli.resume.unknown_series_none", lang, id=key, feltro=feltro_command()),
+                   err=True)
     raise typer.Exit(1)
 
 
@@ -293,7 +295,8 @@ def _offer_unfinished(root: Path, lang: str) -> str | None:
     typer.echo(t("cli.resume.offer", lang, id=newest.folder.id, players=names,
                  hands=newest.hands))
     if len(unfinished) > 1:
-        typer.echo(t("cli.resume.offer_more", lang, count=len(unfinished) - 1))
+        typer.echo(t("cli.resume.offer_more", lang, count=len(unfinished) - 1,
+                     feltro=feltro_command()))
     if not _can_ask():
         return None
     answers = {t("cli.resume.answer_continue", lang): newest.folder.id,
@@ -329,7 +332,7 @@ def _make_app(session: Session, folder: SeriesFolder, lang: str, delay: float) -
 
     return PlayApp(session, lang=lang, bot_delay=delay,
                    on_hand_end=lambda s: save_hand(folder, s), saved_to=folder.hands,
-                   resumable=True)
+                   resumable=True, feltro=feltro_command())
 
 
 def history(
@@ -360,13 +363,14 @@ def history(
     root = data_dir()
     if series is None:
         if delete or finish:
-            typer.echo(t("history.which_series", language), err=True)
+            typer.echo(t("history.which_series", language, feltro=feltro_command()), err=True)
             raise typer.Exit(1)
-        historyview.print_series(list_series(root), root, language)
+        historyview.print_series(list_series(root), root, language, feltro_command())
         return
     folder = find_series(root, series)
     if folder is None:
-        typer.echo(t("history.no_series", language, id=series), err=True)
+        typer.echo(t("history.no_series", language, id=series, feltro=feltro_command()),
+                   err=True)
         raise typer.Exit(1)
     if delete or finish:
         if hand is not None or (delete and finish):
@@ -378,7 +382,7 @@ def history(
             _finish_series(folder, language)
         return
     if hand is None:
-        historyview.print_hands(folder, language)
+        historyview.print_hands(folder, language, feltro_command())
         return
     if hand not in folder.hand_numbers():
         typer.echo(t("history.no_hand", language, id=folder.id, hand=hand), err=True)

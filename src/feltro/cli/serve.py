@@ -15,6 +15,7 @@ from typing import Annotated, Any
 
 import typer
 
+from feltro.cli.invoked import feltro_command, install_command
 from feltro.cli.language import LANG_HELP, resolve_language
 
 __all__ = ["default_data_dir", "lan_address", "phone_address", "register", "serve"]
@@ -233,7 +234,7 @@ def _server_language(lang: str | None) -> str:
         import uvicorn  # noqa: F401
     except ImportError as exc:  # `make play` installs the game only, not the server
         typer.echo(t("cli.error.needs_extra", language, extra="server",
-                     module=exc.name or "?"), err=True)
+                     module=exc.name or "?", install=install_command("server")), err=True)
         raise typer.Exit(1) from None
     return language
 
@@ -312,7 +313,7 @@ def _announce(stack: contextlib.ExitStack, address: str, port: int, scheme: str,
         typer.echo(t("serve.lan_not_announced", lang, reason=str(exc) or type(exc).__name__),
                    err=True)
         return
-    typer.echo(t("serve.lan_announced", lang, name=name))
+    typer.echo(t("serve.lan_announced", lang, name=name, feltro=feltro_command()))
 
 
 def register(app: typer.Typer) -> None:

@@ -66,8 +66,11 @@ class JoinApp(App[str]):
     TITLE = "feltro"
     ENABLE_COMMAND_PALETTE = False
 
-    def __init__(self, seat: RemoteSeat, lang: str = "en", *, connect: bool = True) -> None:
+    def __init__(self, seat: RemoteSeat, lang: str = "en", *, connect: bool = True,
+                 feltro: str = "feltro") -> None:
         super().__init__()
+        self.feltro = feltro
+        """The command that runs feltro where the player is, as messages name it."""
         self._connect = connect
         """``False``: draw *seat* as it is without connecting (tests)."""
         self.seat = seat
@@ -139,7 +142,7 @@ class JoinApp(App[str]):
             words.status_line(seat.phase, state, seat.name, lang))
         screen.query_one("#actions", Static).update(self._actions(state))
         message = self.note if self.note is not None else words.problem_text(seat.problem, lang)
-        warning = words.fair_warning(seat.bad_cards, lang)
+        warning = words.fair_warning(seat.bad_cards, lang, self.feltro)
         if warning is not None:  # a card that is not the committed one outranks everything
             message = warning
         screen.query_one("#message", Static).update(message)

@@ -76,12 +76,14 @@ def header_line(state: Frame, lang: str) -> Text:
     return Text(" · ".join(parts), style="bold")
 
 
-def fair_warning(bad: dict[int, list[str]], lang: str) -> Text | None:
-    """The warning when a card seen does not match what the table committed to."""
+def fair_warning(bad: dict[int, list[str]], lang: str, feltro: str = "feltro") -> Text | None:
+    """The warning when a card seen does not match what the table committed to (*feltro*:
+    the command that checks the night, as the player runs it)."""
     if not bad:
         return None
     hand = max(bad)
-    return Text(t("join.fair_warning", lang, hand=hand, cards=" ".join(bad[hand])),
+    return Text(t("join.fair_warning", lang, hand=hand, cards=" ".join(bad[hand]),
+                  feltro=feltro),
                 style="bold white on red")
 
 

@@ -167,10 +167,12 @@ class QuitScreen(_Panel):
     CLOSE_KEYS: ClassVar[frozenset[str]] = frozenset({"escape", "n"})
 
     @classmethod
-    def build(cls, lang: str, resumable: bool) -> QuitScreen:
-        """The quit question in *lang*; *resumable* when the series has a durable log."""
+    def build(cls, lang: str, resumable: bool, feltro: str = "feltro") -> QuitScreen:
+        """The quit question in *lang*; *resumable* when the series has a durable log, which
+        the command *feltro* (as the player runs it) continues."""
         lines = [Text(t("quit.title", lang), style="bold"), Text("")]
-        lines.append(Text(t("quit.saved" if resumable else "quit.not_saved", lang)))
+        lines.append(Text(t("quit.saved" if resumable else "quit.not_saved", lang,
+                            feltro=feltro)))
         lines.append(Text(""))
         lines.append(Text(t("quit.keys", lang)))
         screen = cls(Group(*lines), t("quit.hint", lang))
