@@ -188,11 +188,29 @@ class TableScreen(Screen[None]):
             # shows each hand go by.
             self.set_timer(0.05, self._continue)
             return
+        stale = self._close_panels()  # opened during the hand: one panel at a time
         if summary is not None and _at_showdown(session) >= 2:
             self.play_app.show(
                 ShowdownScreen(render.showdown(session, self.lang),
                                t("result.continue", self.lang)),
                 self._after_showdown)
+        elif StandingsScreen in stale:
+            self._show_standings()  # the standings after this hand, not before it
+
+    def _close_panels(self) -> list[type[Screen[str]]]:
+        """Close the standings, log or rules panel on top (what it shows is a hand old);
+        the kinds closed."""
+        closed: list[type[Screen[str]]] = []
+        while isinstance(self.app.screen, StandingsScreen | LogScreen | RulesScreen):
+            closed.append(type(self.app.screen))
+            self.app.pop_screen()
+        return closed
+
+    def _show_standings(self) -> None:
+        self.play_app.show(StandingsScreen(
+            Group(Text(t("standings.title", self.lang), style="bold"), Text(""),
+                  render.standings_table(self.session.standings(), self.session, self.lang)),
+            t("panel.close", self.lang)))
 
     def _after_showdown(self, key: str | None) -> None:
         if key == "enter":
@@ -228,11 +246,7 @@ class TableScreen(Screen[None]):
         if key == "q":
             self.play_app.ask_quit()
         elif key == "s":
-            self.play_app.show(StandingsScreen(
-                Group(Text(t("standings.title", self.lang), style="bold"), Text(""),
-                      render.standings_table(self.session.standings(), self.session,
-                                             self.lang)),
-                t("panel.close", self.lang)))
+            self._show_standings()
         elif key == "l":
             lines = render.hand_log(self.session, self.lang, self.viewer)
             self.play_app.show(LogScreen(Group(*lines), t("panel.scroll", self.lang)))
