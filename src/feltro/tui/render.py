@@ -20,6 +20,7 @@ from feltro.hand import SeatView
 from feltro.i18n import t
 from feltro.series import End, Standing
 from feltro.session import Player, Session
+from feltro.table import Seating
 from feltro.tui.text import (
     LogContext,
     cards_text,
@@ -102,16 +103,7 @@ def seats_table(session: Session, viewer: int | None, lang: str) -> Table:
     for seat, player in session.players.items():
         name = Text(display_name(player, lang),
                     style="bold" if seat == viewer else ("italic" if player.is_bot else ""))
-        role = ""
-        if seating is not None:
-            if seat == seating.button and seat == seating.small_blind:  # heads-up (D6)
-                role = t("seat.button", lang) + "/" + t("seat.small_blind", lang)
-            elif seat == seating.button:
-                role = t("seat.button", lang)
-            elif seat == seating.small_blind:
-                role = t("seat.small_blind", lang)
-            elif seat == seating.big_blind:
-                role = t("seat.big_blind", lang)
+        role = _role(seating, seat, lang) if seating is not None else ""
         position = session.position_of(seat) if seating is not None else None
         if view is None or position is None:
             out = stacks.get(seat, 0) == 0
@@ -126,6 +118,16 @@ def seats_table(session: Session, viewer: int | None, lang: str) -> Table:
                       str(view.stacks[position]), bet, _seat_cards(view, position, lang),
                       style="dim" if view.folded[position] else "")
     return table
+
+
+def _role(seating: Seating, seat: int, lang: str) -> str:
+    """``D``, ``SB``, ``BB``, or ``D/SB`` heads-up (D6), in *lang*."""
+    if seat == seating.button and seat == seating.small_blind:
+        return t("seat.button", lang) + "/" + t("seat.small_blind", lang)
+    for role in ("button", "small_blind", "big_blind"):
+        if seat == getattr(seating, role):
+            return t(f"seat.{role}", lang)
+    return ""
 
 
 def _seat_cards(view: SeatView, position: int, lang: str) -> Text:
