@@ -7,7 +7,12 @@ one line, nothing may read "Traceback", and the exit status must not be 0.
 
 from __future__ import annotations
 
+import contextlib
 import shutil
+import socket
+import ssl
+import threading
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -127,6 +132,17 @@ BAD: list[tuple[str, ...]] = [
     ("arena", "random", "random", "--hands", "0"),
     ("simulate", "--fair", "/nonexistent/dir/night.json", "--seed", "1", "--players", "2",
      "--stop-after-hands", "1"),
+    # issue 24: missing arguments and folders, things in use, certificates, servers
+    ("verify",),
+    ("history", "99", "--finish"),
+    ("replay", "--summary", "/nonexistent/dir/"),
+    ("serve", "--port", "BUSYPORT", "--data", "FOLDER"),
+    ("serve", "--port", "FREEPORT", "--data", "BUSYDATA"),
+    ("serve", "--port", "FREEPORT", "--data", "FOLDER", "--cert", "CERT", "--key", "OTHERKEY"),
+    ("serve", "--port", "FREEPORT", "--data", "FOLDER", "--cert", "CERT"),
+    ("join", "http://127.0.0.1:9/join/T"),
+    ("join", "UNTRUSTED"),
+    ("join", "https://no-such-host.invalid/join/T"),
 ]
 
 
@@ -135,16 +151,76 @@ def test_every_command_is_tried() -> None:
     assert _commands() <= tried, _commands() - tried
 
 
+def _free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+@contextlib.contextmanager
+def _placeholders(args: tuple[str, ...], tmp_path: Path) -> Iterator[dict[str, str]]:
+    """What the capitalised words of *args* stand for: a port in use, a data folder another
+    server holds, a certificate and another's key, a server this computer does not trust."""
+    with contextlib.ExitStack() as stack:
+        places = {"FREEPORT": str(_free_port()), "FOLDER": str(tmp_path / "serve")}
+        if "BUSYPORT" in args:
+            other = stack.enter_context(socket.socket())
+            other.bind(("127.0.0.1", 0))
+            other.listen()
+            places["BUSYPORT"] = str(other.getsockname()[1])
+        if "BUSYDATA" in args:
+            from feltro.filelock import FileLock
+
+            (tmp_path / "busy").mkdir()
+            held = FileLock(tmp_path / "busy" / "server.sqlite.lock", lambda holder: "busy")
+            stack.callback(held.release)
+            places["BUSYDATA"] = str(tmp_path / "busy")
+        if {"CERT", "UNTRUSTED"} & set(args):
+            places.update(_certificates(args, tmp_path, stack))
+        yield places
+
+
+def _certificates(args: tuple[str, ...], tmp_path: Path,
+                  stack: contextlib.ExitStack) -> dict[str, str]:
+    trustme = pytest.importorskip("trustme", reason="trustme is in the dev extra")
+    authority = trustme.CA()  # trusted by nobody
+    leaf, other = authority.issue_cert("127.0.0.1"), authority.issue_cert("127.0.0.1")
+    cert, wrong = tmp_path / "cert.pem", tmp_path / "other-key.pem"
+    cert.write_bytes(b"".join(blob.bytes() for blob in leaf.cert_chain_pems))
+    other.private_key_pem.write_to_path(str(wrong))
+    places = {"CERT": str(cert), "OTHERKEY": str(wrong)}
+    if "UNTRUSTED" in args:
+        context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+        leaf.configure_cert(context)
+        listener = stack.enter_context(socket.socket())
+        listener.bind(("127.0.0.1", 0))
+        listener.listen()
+
+        def answer() -> None:
+            with contextlib.suppress(OSError):
+                while True:
+                    conn, _ = listener.accept()
+                    with contextlib.suppress(OSError), conn:
+                        context.wrap_socket(conn, server_side=True).close()
+
+        threading.Thread(target=answer, daemon=True).start()
+        places["UNTRUSTED"] = f"https://127.0.0.1:{listener.getsockname()[1]}/join/T"
+    return places
+
+
 @pytest.mark.parametrize("args", BAD, ids=" ".join)
 def test_bad_input_is_one_line_and_no_traceback(
         args: tuple[str, ...], data: Path, played: None, tmp_path: Path,
-        capsys: pytest.CaptureFixture[str]) -> None:
+        capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
     series = _series(data, capsys)
     _damage(data, series)
     damaged = tmp_path / "damaged.sqlite"
     damaged.write_bytes(b"this is not a database" * 100)
-    args = tuple(str(damaged) if a == "DAMAGED" else a for a in args)
-    code, out, err = _run(capsys, *args)
+    monkeypatch.setenv("FELTRO_CONFIG_DIR", str(tmp_path / "config"))
+    with _placeholders(args, tmp_path) as places:
+        places["DAMAGED"] = str(damaged)
+        args = tuple(places.get(a, a) for a in args)
+        code, out, err = _run(capsys, *args)
     assert code != 0, (out, err)
     assert "Traceback" not in out + err
     # replay's contract: the error is its one JSON line on stdout (feltro replay --help)

@@ -75,14 +75,18 @@ def join(
 
 
 def _play(link: object, name: str, lang: str) -> int:
+    from feltro.cli.failure import CommandError
     from feltro.i18n import t
     from feltro.remote.app import JoinApp
-    from feltro.remote.client import Phase, RemoteSeat
+    from feltro.remote.client import Phase, RemoteSeat, first_contact
     from feltro.remote.link import JoinLink
     from feltro.remote.seats import default_seat_book
     from feltro.remote.words import problem_text
 
     assert isinstance(link, JoinLink)
+    problem = first_contact(link)  # what no retry fixes is one line, before any screen
+    if problem is not None:
+        raise CommandError(problem_text(problem, lang).plain)
     seat = RemoteSeat(link, name, lang, book=default_seat_book())
     app = JoinApp(seat, lang, feltro=feltro_command())
     app.run()

@@ -25,6 +25,8 @@ from feltro.remote import words
 from feltro.remote.client import Phase, RemoteSeat
 from feltro.tui.app import MIN_SIZE
 from feltro.tui.screens import (
+    REMOTE_KEYS,
+    HelpTerms,
     RulesScreen,
     SeriesOverScreen,
     StandingsScreen,
@@ -122,6 +124,9 @@ class JoinApp(App[str]):
         """
         if not self.table_screen.is_mounted:
             return
+        if self.seat.done and self.seat.state is None:
+            self.exit(self.seat.phase)  # refused before any table was shown: one line says why
+            return
         try:
             self._draw()
         except (KeyError, TypeError, ValueError, AttributeError, IndexError) as exc:
@@ -153,7 +158,7 @@ class JoinApp(App[str]):
                 else "G6"
             self.push_screen(SeriesOverScreen(words.series_over(state, lang),
                                               t("series.quit_hint", lang), lang=lang,
-                                              rule=rule))
+                                              rule=rule, terms=self._help_terms()))
         elif seat.done and seat.phase != Phase.OVER and self.mode != "ended":
             self.mode = "ended"
 
@@ -186,7 +191,8 @@ class JoinApp(App[str]):
             return
         if key == "question_mark":
             cited = self.seat.problem.refusal if self.seat.problem is not None else None
-            self.push_screen(RulesScreen.build(self.lang, cited["rule"] if cited else None))
+            self.push_screen(RulesScreen.build(self.lang, cited["rule"] if cited else None,
+                                               self._help_terms()))
             return
         if key == "s" and self.seat.state is not None:
             body = Group(*words.series_over(self.seat.state, self.lang)[3:])
@@ -196,6 +202,14 @@ class JoinApp(App[str]):
             self.exit(self.seat.phase)
             return
         self._play_key(key)
+
+    def _help_terms(self) -> HelpTerms:
+        """This table's stack and blinds, and the keys a remote seat has."""
+        settings = (self.seat.table or {}).get("settings", {})
+        defaults = HelpTerms()
+        return HelpTerms(keys=REMOTE_KEYS, stack=int(settings.get("stack", defaults.stack)),
+                         small_blind=int(settings.get("small_blind", defaults.small_blind)),
+                         big_blind=int(settings.get("big_blind", defaults.big_blind)))
 
     def _play_key(self, key: str) -> None:
         legal, state = self.seat.legal, self.seat.state

@@ -88,7 +88,7 @@ def header_line(session: Session, lang: str, now: datetime) -> Text:
 
 def seats_table(session: Session, viewer: int | None, lang: str) -> Table:
     """One row per seat: turn marker, seat, name, button and blinds, stack, bet, cards."""
-    table = Table(box=None, padding=(0, 1, 0, 0), expand=True, show_edge=False)
+    table = Table(box=None, padding=(0, 1, 0, 0), expand=True, show_edge=False, pad_edge=False)
     table.add_column("", width=1, no_wrap=True)
     table.add_column(t("seat.seat", lang), justify="right", width=2, no_wrap=True)
     table.add_column(t("seat.name", lang), ratio=1, no_wrap=True, overflow="ellipsis")

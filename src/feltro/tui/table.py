@@ -33,6 +33,7 @@ from feltro.hand import SeatView
 from feltro.i18n import t
 from feltro.tui import render, turn
 from feltro.tui.screens import (
+    HelpTerms,
     LogScreen,
     PrivacyScreen,
     RulesScreen,
@@ -232,7 +233,8 @@ class TableScreen(Screen[None]):
             body.append(Text(""))
             body.append(Text(t("series.saved", self.lang, path=saved), style="dim"))
         self.play_app.show(SeriesOverScreen(body, t("series.quit_hint", self.lang),
-                                            lang=self.lang, rule=render.end_rule(self.session)))
+                                            lang=self.lang, rule=render.end_rule(self.session),
+                                            terms=self._help_terms()))
 
     # --- keys ----------------------------------------------------------------------------------
 
@@ -250,7 +252,8 @@ class TableScreen(Screen[None]):
             lines = render.hand_log(self.session, self.lang, self.viewer)
             self.play_app.show(LogScreen(Group(*lines), t("panel.scroll", self.lang)))
         elif key == "question_mark":
-            self.play_app.show(RulesScreen.build(self.lang, self.cited_rule()))
+            self.play_app.show(RulesScreen.build(self.lang, self.cited_rule(),
+                                                 self._help_terms()))
         elif self.mode == "confirm_fold":
             if key in self._keys_for("fold"):
                 self._play(FOLD)
@@ -268,6 +271,11 @@ class TableScreen(Screen[None]):
                 self.advance()
             else:
                 self._continue()
+
+    def _help_terms(self) -> HelpTerms:
+        config = self.session.series.config
+        return HelpTerms(stack=config.starting_stack, small_blind=config.small_blind,
+                         big_blind=config.big_blind)
 
     def _spectating(self) -> bool:
         return not any(self.session.series.stacks.get(s, 0) for s in self.session.humans)
