@@ -165,3 +165,14 @@ def test_an_untrusted_certificate_names_ssl_cert_file() -> None:
         text = words.problem_text(problem, lang).plain
         assert "SSL_CERT_FILE" in text
         assert t("join.cert_why.unknown_authority", lang) in text
+
+
+def test_the_last_line_of_a_long_hand_is_in_view() -> None:
+    state = _after_showdown()
+    hand = state["table"]["hand"]
+    calls = [{"kind": "action", "seat": 1 + i % 2, "street": "flop", "action": "check",
+              "chips": 0, "all_in": False} for i in range(16)]
+    hand["log"] = hand["log"][:4] + calls + hand["log"][4:]
+    lines = asyncio.run(_screen(state, "pt-PT"))
+    last = words.log_lines(state, "pt-PT")[-1].plain
+    assert any(last[:25] in line for line in lines), (last, lines)

@@ -18,7 +18,7 @@ from textual import events
 from textual.app import App, ComposeResult
 from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
-from textual.widgets import Static
+from textual.widgets import RichLog, Static
 
 from feltro.i18n import check_language, t
 from feltro.remote import words
@@ -46,7 +46,8 @@ class JoinScreen(Screen[None]):
         yield Static(id="header")
         with Horizontal(id="top"):
             yield Static(id="seats")
-            yield Static(id="log")
+            # As in the game: a log that wraps and scrolls, so that its last line is in view.
+            yield RichLog(id="log", wrap=True, markup=False, auto_scroll=True, min_width=10)
         with Vertical(id="bottom"):
             yield Static(id="board")
             yield Static(id="mine")
@@ -140,7 +141,11 @@ class JoinApp(App[str]):
         if state is not None:
             screen.query_one("#header", Static).update(words.header_line(state, lang))
             screen.query_one("#seats", Static).update(words.seats_table(state, lang))
-            screen.query_one("#log", Static).update(Group(*words.log_lines(state, lang)[-14:]))
+            log = screen.query_one("#log", RichLog)
+            log.clear()
+            for line in words.log_lines(state, lang):
+                log.write(line)
+            self.call_after_refresh(log.scroll_end, animate=False)  # the first draw too
             screen.query_one("#board", Static).update(words.board_line(state, lang))
             screen.query_one("#mine", Static).update(words.mine_line(state, lang))
         screen.query_one("#status", Static).update(

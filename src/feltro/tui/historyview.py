@@ -152,7 +152,7 @@ def print_series(infos: Sequence[SeriesInfo], root: Path, lang: str,
         console.print(t("history.none", lang, path=str(root), feltro=feltro))
         return
     table = Table(title=t("history.title", lang))
-    table.add_column("", justify="right")
+    table.add_column("#", justify="right")  # the series number (never changes)
     table.add_column(t("history.series", lang))
     table.add_column(t("history.players", lang))
     table.add_column(t("history.hands", lang), justify="right")

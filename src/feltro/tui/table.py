@@ -399,6 +399,7 @@ class TableScreen(Screen[None]):
         log.clear()
         for line in render.hand_log(session, lang, self.viewer):
             log.write(line)
+        self.call_after_refresh(log.scroll_end, animate=False)  # the first draw too
         self.query_one("#board", Static).update(render.board_line(session, lang))
         self.query_one("#mine", Static).update(render.mine_line(session, self.viewer, lang))
         self.query_one("#status", Static).update(turn.status_line(session, self.mode, lang))
