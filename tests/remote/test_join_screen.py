@@ -57,7 +57,8 @@ async def _screen(state: dict[str, Any], lang: str, *keys: str,
     seat.state, seat.phase, seat.seat = state, Phase.SEATED, 2
     app = JoinApp(seat, lang, connect=False)
     async with app.run_test(size=size) as pilot:
-        await pilot.pause()
+        for _ in range(3):  # the log scrolls to its end after a refresh
+            await pilot.pause()
         for key in keys:
             await pilot.press(key)
             await pilot.pause()

@@ -18,6 +18,7 @@ from feltro.errors import Refusal
 from feltro.i18n import t
 from feltro.remote.client import Phase, Problem
 from feltro.server.refusals import refusal_words
+from feltro.tui.render import seats_grid
 from feltro.tui.text import cards_text
 
 __all__ = [
@@ -94,16 +95,7 @@ def fair_warning(bad: dict[int, list[str]], lang: str, feltro: str = "feltro") -
 def seats_table(state: Frame, lang: str) -> Table:
     """Every occupied seat: position marks, name, stack, bet, cards, and how it stands."""
     table, you = state["table"], state["you"]
-    # The terminal game's columns (feltro.tui.render.seats_table): fixed widths that hold
-    # their headers in every language; the name takes what is left, cut last.
-    grid = Table(box=None, padding=(0, 1, 0, 0), expand=True, show_edge=False, pad_edge=False)
-    grid.add_column("", width=1, no_wrap=True)
-    grid.add_column(t("seat.seat", lang), justify="right", width=2, no_wrap=True)
-    grid.add_column(t("seat.name", lang), ratio=1, no_wrap=True, overflow="ellipsis")
-    grid.add_column("", width=4, no_wrap=True)
-    grid.add_column(t("seat.stack", lang), justify="right", width=6, no_wrap=True)
-    grid.add_column(t("seat.bet", lang), justify="right", width=6, no_wrap=True)
-    grid.add_column(t("seat.cards", lang), width=12, no_wrap=True, overflow="ellipsis")
+    grid = seats_grid(lang)  # the terminal game's columns
     hand = table.get("hand")
     for entry in table["seats"]:
         if not entry.get("occupied"):

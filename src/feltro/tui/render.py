@@ -40,6 +40,7 @@ __all__ = [
     "header_line",
     "mine_line",
     "result_lines",
+    "seats_grid",
     "seats_table",
     "series_over",
     "showdown",
@@ -86,8 +87,10 @@ def header_line(session: Session, lang: str, now: datetime) -> Text:
     return line
 
 
-def seats_table(session: Session, viewer: int | None, lang: str) -> Table:
-    """One row per seat: turn marker, seat, name, button and blinds, stack, bet, cards."""
+def seats_grid(lang: str) -> Table:
+    """The seats' columns (turn marker, seat, name, button and blinds, stack, bet, cards), for
+    this game and ``feltro join``: fixed widths that hold their headers in every language; the
+    name takes what is left, and is cut last."""
     table = Table(box=None, padding=(0, 1, 0, 0), expand=True, show_edge=False, pad_edge=False)
     table.add_column("", width=1, no_wrap=True)
     table.add_column(t("seat.seat", lang), justify="right", width=2, no_wrap=True)
@@ -96,6 +99,12 @@ def seats_table(session: Session, viewer: int | None, lang: str) -> Table:
     table.add_column(t("seat.stack", lang), justify="right", width=6, no_wrap=True)
     table.add_column(t("seat.bet", lang), justify="right", width=6, no_wrap=True)
     table.add_column(t("seat.cards", lang), width=12, no_wrap=True, overflow="ellipsis")
+    return table
+
+
+def seats_table(session: Session, viewer: int | None, lang: str) -> Table:
+    """One row per seat (:func:`seats_grid`)."""
+    table = seats_grid(lang)
     seating = session.seating
     view = _view(session, viewer) if seating is not None else None
     stacks = session.series.stacks
