@@ -7,7 +7,12 @@ one line, nothing may read "Traceback", and the exit status must not be 0.
 
 from __future__ import annotations
 
+import contextlib
 import shutil
+import socket
+import ssl
+import threading
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -130,6 +135,17 @@ BAD: list[tuple[str, ...]] = [
     ("arena", "random", "random", "--hands", "0"),
     ("simulate", "--fair", "/nonexistent/dir/night.json", "--seed", "1", "--players", "2",
      "--stop-after-hands", "1"),
+    # issue 24: missing arguments and folders, things in use, certificates, servers
+    ("verify",),
+    ("history", "99", "--finish"),
+    ("replay", "--summary", "/nonexistent/dir/"),
+    ("serve", "--port", "BUSYPORT", "--data", "FOLDER"),
+    ("serve", "--port", "FREEPORT", "--data", "BUSYDATA"),
+    ("serve", "--port", "FREEPORT", "--data", "FOLDER", "--cert", "CERT", "--key", "OTHERKEY"),
+    ("serve", "--port", "FREEPORT", "--data", "FOLDER", "--cert", "CERT"),
+    ("join", "http://127.0.0.1:9/join/T"),
+    ("join", "UNTRUSTED"),
+    ("join", "https://no-such-host.invalid/join/T"),
 ]
 
 
@@ -138,16 +154,76 @@ def test_every_command_is_tried() -> None:
     assert _commands() <= tried, _commands() - tried
 
 
+def _free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+@contextlib.contextmanager
+def _placeholders(args: tuple[str, ...], tmp_path: Path) -> Iterator[dict[str, str]]:
+    """What the capitalised words of *args* stand for: a port in use, a data folder another
+    server holds, a certificate and another's key, a server this computer does not trust."""
+    with contextlib.ExitStack() as stack:
+        places = {"FREEPORT": str(_free_port()), "FOLDER": str(tmp_path / "serve")}
+        if "BUSYPORT" in args:
+            other = stack.enter_context(socket.socket())
+            other.bind(("127.0.0.1", 0))
+            other.listen()
+            places["BUSYPORT"] = str(other.getsockname()[1])
+        if "BUSYDATA" in args:
+            from feltro.filelock import FileLock
+
+            (tmp_path / "busy").mkdir()
+            held = FileLock(tmp_path / "busy" / "server.sqlite.lock", lambda holder: "busy")
+            stack.callback(held.release)
+            places["BUSYDATA"] = str(tmp_path / "busy")
+        if {"CERT", "UNTRUSTED"} & set(args):
+            places.update(_certificates(args, tmp_path, stack))
+        yield places
+
+
+def _certificates(args: tuple[str, ...], tmp_path: Path,
+                  stack: contextlib.ExitStack) -> dict[str, str]:
+    trustme = pytest.importorskip("trustme", reason="trustme is in the dev extra")
+    authority = trustme.CA()  # trusted by nobody
+    leaf, other = authority.issue_cert("127.0.0.1"), authority.issue_cert("127.0.0.1")
+    cert, wrong = tmp_path / "cert.pem", tmp_path / "other-key.pem"
+    cert.write_bytes(b"".join(blob.bytes() for blob in leaf.cert_chain_pems))
+    other.private_key_pem.write_to_path(str(wrong))
+    places = {"CERT": str(cert), "OTHERKEY": str(wrong)}
+    if "UNTRUSTED" in args:
+        context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+        leaf.configure_cert(context)
+        listener = stack.enter_context(socket.socket())
+        listener.bind(("127.0.0.1", 0))
+        listener.listen()
+
+        def answer() -> None:
+            with contextlib.suppress(OSError):
+                while True:
+                    conn, _ = listener.accept()
+                    with contextlib.suppress(OSError), conn:
+                        context.wrap_socket(conn, server_side=True).close()
+
+        threading.Thread(target=answer, daemon=True).start()
+        places["UNTRUSTED"] = f"https://127.0.0.1:{listener.getsockname()[1]}/join/T"
+    return places
+
+
 @pytest.mark.parametrize("args", BAD, ids=" ".join)
 def test_bad_input_is_one_line_and_no_traceback(
         args: tuple[str, ...], data: Path, played: None, tmp_path: Path,
-        capsys: pytest.CaptureFixture[str]) -> None:
+        capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
     series = _series(data, capsys)
     _damage(data, series)
     damaged = tmp_path / "damaged.sqlite"
     damaged.write_bytes(b"this is not a database" * 100)
-    args = tuple(str(damaged) if a == "DAMAGED" else a for a in args)
-    code, out, err = _run(capsys, *args)
+    monkeypatch.setenv("FELTRO_CONFIG_DIR", str(tmp_path / "config"))
+    with _placeholders(args, tmp_path) as places:
+        places["DAMAGED"] = str(damaged)
+        args = tuple(places.get(a, a) for a in args)
+        code, out, err = _run(capsys, *args)
     assert code != 0, (out, err)
     assert "Traceback" not in out + err
     # replay's contract: the error is its one JSON line on stdout (feltro replay --help)
@@ -250,3 +326,164 @@ def test_history_does_not_delete_a_series_being_played(
     assert code == 1
     assert "being played" in err
     assert log.exists()
+
+
+# --- issue 24: what a newcomer types ----------------------------------------------------------
+
+@pytest.mark.parametrize(("args", "argument"), [
+    (("evaluate",), "CARDS"), (("verify",), "FILE"), (("replay",), "FILES"),
+    (("equity",), "HANDS"), (("verify", "--lang", "pt-BR"), "FILE")])
+def test_a_missing_argument_is_named(args: tuple[str, ...], argument: str, data: Path,
+                                     capsys: pytest.CaptureFixture[str]) -> None:
+    code, _out, err = _run(capsys, *args)
+    assert code == 2
+    assert argument in err, err
+    assert ": (" not in err  # no empty message before the help hint
+    assert len(err.strip().splitlines()) == 1
+
+
+@pytest.mark.parametrize("lang", ["en", "pt-PT"])
+def test_replay_summary_of_a_missing_folder_says_it_cannot_read_it(
+        lang: str, data: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    code, out, err = _run(capsys, "replay", "--summary", "nodir/", "--lang", lang)
+    assert code == 2
+    assert out == ""  # no summary of a corpus that is not there
+    assert err.startswith("feltro replay: ")
+    assert "cannot read nodir" in err or "ler nodir" in err
+    assert ("cannot read" if lang == "en" else "não é possível ler") in err, err
+    assert len(err.strip().splitlines()) == 1
+
+
+@pytest.mark.parametrize(("lang", "words"), [
+    ("en", "was dealt from deck position"), ("pt-PT", "foi dada da posição"),
+    ("pt-BR", "foi distribuída da posição")])
+def test_verify_words_a_tampered_card_in_the_chosen_language(
+        lang: str, words: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    import json
+
+    from feltro.fairdeal import sample_night
+
+    export = sample_night(4, players=3, seed=5, sealed=False)[0].export()
+    dealt = export["hands"][2]["dealt"][1]
+    dealt["card"] = "2c" if dealt["card"] != "2c" else "3c"
+    tampered = tmp_path / "tampered.json"
+    tampered.write_text(json.dumps(export))
+    code, _out, err = _run(capsys, "verify", str(tampered), "--lang", lang)
+    assert code == 1
+    detail = err.splitlines()[1]
+    assert words in detail, err
+    assert "dealt at" not in detail or lang == "en"  # no English left in the Portuguese
+
+
+@pytest.mark.parametrize("args", [("--bots", "foo"), ("--players", "3", "--bots", "1"),
+                                  ("--stop-at", "25:99"), ("--hotseat", "Ana,ana"),
+                                  ("--level", "genius")])
+def test_play_refuses_bad_options_before_offering_the_unfinished_series(
+        args: tuple[str, ...], data: Path, played: None,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    _series(data, capsys)  # an unfinished series, which play would offer
+    code, out, err = _run(capsys, "play", *args)
+    assert code == 2
+    assert out == "", out  # the refusal comes first, alone
+    assert len(err.strip().splitlines()) == 1
+
+
+@pytest.mark.parametrize("lang", ["en", "pt-PT", "pt-BR"])
+def test_the_resume_prompt_quits_with_q_as_the_game_does(
+        lang: str, data: Path, played: None, capsys: pytest.CaptureFixture[str],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """In the game S opens the standings and Q quits: the prompt before it agrees."""
+    import feltro.cli.play as play
+
+    _series(data, capsys)
+    monkeypatch.setattr(play, "_can_ask", lambda: True)
+    answers, prompts = iter(["s", "q"]), []
+
+    def answer(prompt: str = "") -> str:
+        prompts.append(prompt)
+        return next(answers)
+
+    monkeypatch.setattr("builtins.input", answer)
+    code, _out, err = _run(capsys, "play", "--lang", lang)
+    assert code == 0, err
+    assert len(prompts) == 2  # S is not an answer; Q quits
+    assert "Q:" in prompts[0]
+    assert "S:" not in prompts[0]
+    assert len(list_series(data)) == 1
+
+
+def test_history_numbers_never_change_meaning(data: Path, played: None,
+                                              capsys: pytest.CaptureFixture[str]) -> None:
+    """`history 1 --finish` ends the series that was number 1 when it was listed, however
+    many series start or are deleted meanwhile (issue 24)."""
+    from feltro.tui.datadir import find_series
+
+    first = _series(data, capsys)
+    code, out, _err = _run(capsys, "history")
+    assert code == 0
+    row = next(line for line in out.splitlines() if first in line)
+    number = row.split()[1] if row.split()[0] in "│┃|" else row.split()[0]
+    for seed in ("4", "5"):  # two more series start, newer than the first
+        assert _run(capsys, "play", "--seed", seed, "--players", "3")[0] == 0
+    folder = find_series(data, number)
+    assert folder is not None
+    assert folder.id == first
+    newest = list_series(data)[0].folder.id
+    assert _run(capsys, "history", newest, "--delete")[0] == 0
+    assert _run(capsys, "play", "--seed", "6", "--players", "3")[0] == 0
+    numbers = {info.folder.id: info.folder.number for info in list_series(data)}
+    assert numbers[first] == int(number)
+    assert len(set(numbers.values())) == len(numbers)  # the deleted one's is not reused
+    assert max(numbers.values()) == 4
+    code, out, err = _run(capsys, "history", number, "--finish")
+    assert code == 0, err
+    assert first in out
+
+
+def test_series_from_before_numbers_are_numbered_oldest_first(
+        data: Path, played: None, capsys: pytest.CaptureFixture[str]) -> None:
+    for seed in ("3", "4"):
+        assert _run(capsys, "play", "--seed", seed, "--players", "3")[0] == 0
+    for number in data.glob("series/*/number"):  # as an older feltro left them
+        number.unlink()
+    (data / "series.last-number").unlink()
+    newest, oldest = (info.folder for info in list_series(data))
+    assert (oldest.number, newest.number) == (1, 2)
+
+
+def test_messages_name_the_command_as_the_person_ran_it(tmp_path: Path) -> None:
+    """After `make play` there is no `feltro` on PATH: a message naming a command names
+    `.venv/bin/feltro`, the one that works there (issue 24)."""
+    import os
+    import subprocess
+    import sys
+
+    from feltro.cli.invoked import feltro_command, install_command
+
+    script = Path(sys.executable).parent / "feltro"
+    if not script.is_file():
+        pytest.skip("feltro's console script is not installed next to this Python")
+    venv = tmp_path / "game"
+    (venv / ".venv").mkdir(parents=True)
+    (venv / ".venv" / "bin").symlink_to(script.parent)
+    env = dict(os.environ, FELTRO_DATA_DIR=str(tmp_path / "data"), LANG="en_US.UTF-8",
+               PATH="/usr/bin:/bin")  # no feltro on it
+    env.pop("LC_ALL", None)
+    run = subprocess.run([".venv/bin/feltro", "play", "--resume"], cwd=venv, env=env,
+                         capture_output=True, text=True, timeout=60)
+    assert run.returncode == 1
+    assert "“.venv/bin/feltro play”" in run.stderr, run.stderr
+    run = subprocess.run([".venv/bin/feltro", "history", "1"], cwd=venv, env=env,
+                         capture_output=True, text=True, timeout=60)
+    assert "“.venv/bin/feltro history”" in run.stderr, run.stderr
+    run = subprocess.run([".venv/bin/feltro", "evaluate"], cwd=venv, env=env,
+                         capture_output=True, text=True, timeout=60)
+    assert "“.venv/bin/feltro evaluate --help”" in run.stderr, run.stderr
+    on_path = tmp_path / "bin"
+    on_path.mkdir()
+    (on_path / "feltro").symlink_to(script)
+    assert feltro_command(str(on_path / "feltro"), tmp_path,
+                          which=lambda name: str(on_path / name)) == "feltro"
+    assert install_command("server,tui", venv).endswith("[server,tui]'")  # quoted for zsh

@@ -160,7 +160,7 @@ def test_card_errors_in_the_chosen_language(capsys: pytest.CaptureFixture[str]) 
     assert "“Xx” não é uma carta" in err
     assert "mostra as opções" in err
     assert "exatamente duas cartas" in _fails(capsys, "equity", "AsAh", "Ks", "--lang", "pt-BR")
-    assert "a mesa tem 0, 3, 4 ou 5 cartas, não 1" in _fails(
+    assert "as cartas comunitárias são 0, 3, 4 ou 5, não 1" in _fails(
         capsys, "equity", "AsAh", "KsKh", "--board", "2c", "--lang", "pt-PT")
 
 
@@ -175,3 +175,35 @@ def test_simulate_speaks_the_chosen_language(capsys: pytest.CaptureFixture[str])
     assert "Parado (vence a maior pilha), mãos jogadas: 2" in out
     assert "Fichas" in out
     assert "Vencedor" in out
+
+
+def test_the_command_line_words_refusals_and_card_errors_from_their_data() -> None:
+    """A refusal that reaches the command line (a replayed history's included) is said in the
+    chosen language from its data, not in feltro's English line."""
+    from feltro.cli.failure import error_words
+    from feltro.errors import CardError, Refusal
+    from feltro.history import ReplayError
+
+    refused = ReplayError("B8: ... [actions[5] = 'p2 cbr 30']", action=5,
+                          refusal=Refusal("B8", "not-reopened", {"current_bet": 15}))
+    assert refused.rule == "B8"
+    assert error_words(refused, "pt-BR") == (
+        "Você não pode aumentar: o all-in curto para 15 não reabre as apostas (B8).")
+    card = CardError("duplicate card As in As As", reason="duplicate", params={"card": "As"})
+    assert error_words(card, "pt-PT") == "a carta As aparece duas vezes."
+    assert error_words(ValueError("plain"), "pt-PT") == "plain"
+
+
+def test_a_replayed_history_keeps_the_refusal_as_data() -> None:
+    from feltro.history import ReplayError, loads, replay
+
+    text = ("variant = 'NT'\nante_trimming_status = true\nantes = [0, 0]\n"
+            "blinds_or_straddles = [1, 2]\nmin_bet = 2\nstarting_stacks = [200, 200]\n"
+            "actions = ['d dh p1 AsAh', 'd dh p2 KsKh', 'p2 cc', 'p1 cbr 3']\n")
+    with pytest.raises(ReplayError) as refused:
+        replay(loads(text))
+    refusal = refused.value.refusal
+    assert refusal is not None
+    assert refused.value.action == 3
+    assert (refusal.rule, refusal.reason) == ("B6", "below-min")
+    assert refusal.params == {"to": 3, "min_to": 4}

@@ -245,6 +245,10 @@ class Failure:
     hand: int | None
     detail: str
     """An English explanation (the interfaces translate by :attr:`check`)."""
+    why: str = ""
+    """What exactly, as data for the interfaces to word: a short code (``"dealt_card"``)..."""
+    params: Mapping[str, int | str] = field(default_factory=dict)
+    """...and its numbers and cards (``{"card": "As", "position": 7, "deck_card": "2c"}``)."""
 
     def __str__(self) -> str:
         where = f"hand {self.hand}" if self.hand is not None else "the export"
@@ -271,7 +275,8 @@ def _check_hand(table: str, proof: HandProof, previous: bytes) -> Failure | None
     """The first check *proof* fails, in the order the documentation lists them."""
     if len(proof.positions) != DECK_SIZE or any(len(p) != 32 for p in proof.positions):
         return Failure(Check.FORMAT, proof.hand, f"a hand publishes {DECK_SIZE} position "
-                                                 f"commitments of 32 bytes")
+                                                 f"commitments of 32 bytes", "positions",
+                       {"count": DECK_SIZE, "size": 32})
     try:
         link = chain_link(previous, proof.hand, proof.commitment, proof.contributions,
                           proof.deal)
@@ -280,26 +285,28 @@ def _check_hand(table: str, proof: HandProof, previous: bytes) -> Failure | None
     for stage in (_contributions_problem, _seen_cards_problem, _secret_problem):
         found = stage(table, proof)
         if found is not None:
-            return Failure(found[0], proof.hand, found[1])
+            return found
     if link != proof.chain:
         return Failure(Check.CHAIN, proof.hand, "the chain link does not follow from the "
                                                 "previous hand and this hand's commitments")
     return None
 
 
-_Problem = tuple[Check, str] | None
+_Problem = Failure | None
 
 
 def _contributions_problem(table: str, proof: HandProof) -> _Problem:
     """Seals name real seats; each sealed contribution is the one sealed."""
     if any(type(seat) is not int or not 1 <= seat <= 255 for seat in proof.sealed):
-        return Check.CONTRIBUTION, "a seal names a seat outside 1..255"
+        return Failure(Check.CONTRIBUTION, proof.hand, "a seal names a seat outside 1..255")
     for seat, value in proof.contributions.items():
         if proof.sealed and seat not in proof.sealed:
-            return Check.CONTRIBUTION, f"seat {seat} contributed without sealing first"
+            return Failure(Check.CONTRIBUTION, proof.hand,
+                           f"seat {seat} contributed without sealing first")
         if seat in proof.sealed and \
                 contribution_commitment(table, proof.hand, seat, value) != proof.sealed[seat]:
-            return Check.CONTRIBUTION, f"seat {seat}'s contribution is not the one it sealed"
+            return Failure(Check.CONTRIBUTION, proof.hand,
+                           f"seat {seat}'s contribution is not the one it sealed")
     return None
 
 
@@ -309,37 +316,42 @@ def _seen_cards_problem(table: str, proof: HandProof) -> _Problem:
         seen = dict(proof.dealt).get(index)
         if seen is not None and 0 <= index < DECK_SIZE and \
                 position_commitment(salt, index, seen) != proof.positions[index]:
-            return Check.CARD, (f"{card_text(seen)} at deck position {index} is not the card "
-                                f"committed there")
+            return Failure(Check.CARD, proof.hand, f"{card_text(seen)} at deck position "
+                           f"{index} is not the card committed there", "seen_card",
+                           {"card": card_text(seen), "position": index})
     return None
 
 
 def _secret_problem(table: str, proof: HandProof) -> _Problem:
     """The revealed secret: its commitment, the seed, the deck, every position and card."""
     if proof.secret is None:
-        return Check.SECRET, "the server secret of this hand is not revealed"
+        return Failure(Check.SECRET, proof.hand, "the server secret of this hand is not "
+                                                 "revealed")
     if len(proof.secret) != SECRET_SIZE or commitment(proof.secret) != proof.commitment:
-        return Check.COMMITMENT, ("the revealed secret does not match the commitment "
-                                  "published before the hand")
+        return Failure(Check.COMMITMENT, proof.hand, "the revealed secret does not match the "
+                                                     "commitment published before the hand")
     seed = deck_seed(proof.secret, table, proof.hand, proof.contributions)
     if proof.seed is not None and proof.seed != seed:
-        return Check.SEED, ("the deck seed does not follow from the secret and the players' "
-                            "contributions")
+        return Failure(Check.SEED, proof.hand, "the deck seed does not follow from the secret "
+                                               "and the players' contributions")
     order = deck_order(seed)
     salts = position_salts(seed)
     for index, card in enumerate(order):
         if position_commitment(salts[index], index, card) != proof.positions[index]:
-            return Check.POSITION, (f"the commitment of deck position {index} does not match "
-                                    f"the shuffled deck")
+            return Failure(Check.POSITION, proof.hand, f"the commitment of deck position "
+                           f"{index} does not match the shuffled deck", "position",
+                           {"position": index})
     if proof.deck is not None and proof.deck != order:
         first = next(i for i in range(DECK_SIZE)
                      if i >= len(proof.deck) or proof.deck[i] != order[i])
-        return Check.CARD, (f"the published deck differs from the shuffled deck at position "
-                            f"{first}")
+        return Failure(Check.CARD, proof.hand, f"the published deck differs from the "
+                       f"shuffled deck at position {first}", "deck", {"position": first})
     for index, card in proof.dealt:
         if not 0 <= index < DECK_SIZE or order[index] != card:
-            return Check.CARD, (f"{card_text(card)} was dealt at deck position {index}, where "
-                                f"the deck has {card_text(order[index % DECK_SIZE])}")
+            deck_card = card_text(order[index % DECK_SIZE])
+            return Failure(Check.CARD, proof.hand, f"{card_text(card)} was dealt at deck "
+                           f"position {index}, where the deck has {deck_card}", "dealt_card",
+                           {"card": card_text(card), "position": index, "deck_card": deck_card})
     return None
 
 
@@ -358,11 +370,13 @@ def verify_hands(table: str, proofs: Sequence[HandProof], claimed: str | None = 
     for proof in proofs:
         if proof.hand != expected and not (gaps and proof.hand > expected):
             return Verdict(len(proofs), None, Failure(
-                Check.ORDER, proof.hand, f"hand {expected} was expected here"))
+                Check.ORDER, proof.hand, f"hand {expected} was expected here", "expected",
+                {"hand": expected}))
         if proof.hand != expected:
             if proof.previous is None:
                 return Verdict(len(proofs), None, Failure(
-                    Check.FORMAT, proof.hand, "the link before this hand is missing"))
+                    Check.FORMAT, proof.hand, "the link before this hand is missing",
+                    "no_previous"))
             link = proof.previous
         elif proof.previous is not None and proof.previous != link:
             return Verdict(len(proofs), None, Failure(
@@ -376,7 +390,8 @@ def verify_hands(table: str, proofs: Sequence[HandProof], claimed: str | None = 
     code = fingerprint(link) if proofs else None
     if claimed is not None and claimed != code:
         return Verdict(len(proofs), code, Failure(
-            Check.FINGERPRINT, None, f"the export claims {claimed}, the chain gives {code}"))
+            Check.FINGERPRINT, None, f"the export claims {claimed}, the chain gives {code}",
+            "fingerprint", {"claimed": claimed, "computed": str(code)}))
     return Verdict(len(proofs), code)
 
 

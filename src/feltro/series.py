@@ -45,7 +45,7 @@ from typing import Any
 
 from feltro.actions import Action
 from feltro.cards import Deck
-from feltro.errors import ConfigError, IllegalActionError, SeriesError
+from feltro.errors import ConfigError, IllegalActionError, Refusal, SeriesError
 from feltro.events import Event
 from feltro.hand import Hand, HandConfig, HandResult, Structure
 from feltro.table import (
@@ -467,12 +467,20 @@ class Series:
 
         :raises SeriesError: if no hand is in progress.
         :raises IllegalActionError: from the engine, with :attr:`~IllegalActionError.seat` set
-            to the seat of its position; nothing changes.
-        :raises ValueError: if *seat* is not in the hand.
+            to the seat of its position (B2 with seats for a *seat* dealt no cards in this
+            hand); nothing changes.
         """
         current = self._current
         if current is None or current.hand.is_over:
             raise SeriesError("no hand is in progress; call next_hand()")
+        order = current.seating.order
+        if seat is not None and seat not in order:
+            to_act = current.hand.to_act
+            params = {"seat": seat} if to_act is None else {"seat": seat,
+                                                           "to_act_seat": order[to_act]}
+            raise IllegalActionError(Refusal("B2", "not-your-turn", params),
+                                     f"seat {seat} is not in this hand (seats {order})",
+                                     seat=seat)
         position = None if seat is None else current.seating.position_of(seat)
         try:
             events = current.hand.apply(action, position)

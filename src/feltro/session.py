@@ -1,20 +1,29 @@
-"""A game session: a series with people and bots in its seats, for a user interface.
+"""The seated series: a series with people and bots in its seats, under every interface.
 
-:class:`Session` sits between a series (:class:`~feltro.series.Series`, or a
-:class:`~feltro.store.SeriesStore` that logs every change first) and an interface. It knows who
-sits where (a person or a bot of some level), asks the bots for their decisions, and hands the
-interface only views: a seat's :class:`~feltro.hand.SeatView`, the public view, the pots and the
-standings. It is synchronous, does no I/O and reads no clock (the caller passes ``now`` for the
-stop time, G6).
+:class:`Session` is the one core the terminal game and the server's tables
+(:mod:`feltro.server.live_table`) drive. It sits between a series
+(:class:`~feltro.series.Series`, or a :class:`~feltro.store.SeriesStore` that logs every change
+first) and an interface. It knows who sits where (a person or a bot of some level), asks the bots
+for their decisions, plays the seats nobody decides for (:meth:`Session.play_default`: check,
+else fold, :func:`feltro.bots.check_or_fold`), and hands the interface only views: a seat's
+:class:`~feltro.hand.SeatView`, the public view, the pots and the standings. It is synchronous,
+does no I/O and reads no clock (the caller passes ``now`` for the stop time, G6). Whose turn it
+is and what is legal are the engine's to judge: :meth:`Session.act` passes the seat to the
+series, and the engine's refusal comes back as it is.
+
+**Bots in another thread.** A bot may think for a while; an interface that must stay responsive
+takes the decision due as a frozen :class:`BotTurn` (:meth:`Session.bot_turn`), has it answered
+anywhere (:meth:`Session.answer`), and plays the answer if its turn is still the current one
+(:meth:`Session.play_bot`). :meth:`Session.bot_act` does the three at once.
 
 **Randomness.** The session owns the one :class:`random.Random` its bots draw from, and reseeds
 it before every bot decision from the series seed, the hand number and the number of events so
 far. So the same seed plays the same deals (the series derives them) *and* the same bot
 decisions, also after the series was interrupted and resumed.
 
-**Illegal bot answers** (or a bot that raises) become check, else fold, as
-:func:`feltro.bots.checked_action` does, and a :class:`BotNote` records what happened for the
-hand log.
+**Illegal bot answers** (or a bot that raises) become check, else fold
+(:func:`feltro.bots.check_or_fold`), and a :class:`BotNote` records what happened for the hand
+log.
 
 >>> import random
 >>> from feltro.series import Series, SeriesConfig
@@ -35,16 +44,16 @@ True
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any, Protocol
+from typing import Any, Final, Protocol
 
-from feltro.actions import CHECK, FOLD, Action
-from feltro.bots import Bot
+from feltro.actions import Action
+from feltro.bots import Bot, check_or_fold
 from feltro.bots.levels import make_level
 from feltro.errors import ConfigError, IllegalActionError, Refusal, SeriesError
-from feltro.events import Event
+from feltro.events import ActionTaken, Event
 from feltro.hand import Hand, LegalActions, SeatView
 from feltro.history import HandRecord
 from feltro.history.record import seated_record
@@ -53,12 +62,17 @@ from feltro.series import HandSummary, Outcome, Series, Standing, derive_seed
 from feltro.table import Seating
 
 __all__ = [
+    "BotAnswer",
     "BotNote",
+    "BotTurn",
     "MemoryDriver",
     "Player",
     "SeatPot",
     "SeriesDriver",
     "Session",
+    "raise_sizes",
+    "seat_refusal",
+    "turn_index",
 ]
 
 
@@ -89,6 +103,81 @@ class BotNote:
     """The refused answer, in feltro's short notation (``"r 3"``)."""
     played: str
     """What was played instead (``"x"`` or ``"f"``)."""
+
+
+@dataclass(frozen=True, slots=True)
+class BotTurn:
+    """A bot's decision to make, frozen: what its seat sees and may do, and which turn it is
+    for, so that it can be answered in another thread while the table goes on."""
+
+    seat: int
+    key: tuple[int, int]
+    """The turn: ``(hand number, decisions taken so far in the hand)``."""
+    bot: Bot
+    view: SeatView
+    legal: LegalActions
+    event_index: int
+    """How many events the hand had when the bot was asked (where a note goes in a log)."""
+
+
+@dataclass(frozen=True, slots=True)
+class BotAnswer:
+    """What a bot's turn plays: its own action, or check-else-fold when the rules refused its
+    answer (or the bot raised an exception)."""
+
+    action: Action
+    refused: str | None = None
+    """The refused answer, in feltro's short notation (``"r 3"``) or as the exception raised."""
+
+
+_POSITION_PARAMS: Final = {"position": "seat", "to_act": "to_act_seat"}
+"""Numbers of a refusal that name a hand position, and the name of the same number as a seat."""
+
+
+def seat_refusal(refusal: Refusal, order: Sequence[int]) -> Refusal:
+    """*refusal* with its hand positions as seats (*order*: position -> seat): ``position``
+    becomes ``seat``, ``to_act`` becomes ``to_act_seat``.
+
+    >>> seat_refusal(Refusal("B2", "not-your-turn", {"position": 1, "to_act": 0}), (4, 7))
+    Refusal(rule='B2', reason='not-your-turn', params={'seat': 7, 'to_act_seat': 4})
+    """
+    params: dict[str, int] = {}
+    for name, value in refusal.params.items():
+        seat_name = _POSITION_PARAMS.get(name)
+        if seat_name is not None and 0 <= value < len(order):
+            params[seat_name] = order[value]
+        else:
+            params[name] = value
+    return Refusal(refusal.rule, refusal.reason, params)
+
+
+def turn_index(hand: Hand) -> int:
+    """How many decisions were taken in *hand* so far: with the hand number, it names a turn."""
+    return sum(1 for event in hand.events if type(event) is ActionTaken)
+
+
+def raise_sizes(view: SeatView, legal: LegalActions) -> list[tuple[str, int]]:
+    """The quick sizes offered for a bet or raise: ``[("min", 4), ("half_pot", 5), ...]``.
+
+    Amounts are "to" totals clipped into the legal range: the minimum (B6), half the pot and
+    the pot (the pot after calling, on top of the call) and all-in. When the only raise is an
+    all-in for less than a full raise (B7) only ``("all_in", n)`` is offered; none when
+    raising is closed. The terminal game and the server's phones offer the same sizes.
+    """
+    low, high = legal.min_raise_to, legal.max_raise_to
+    if low is None or high is None:
+        return []
+    if low == high:
+        return [("all_in", high)]
+    pot_after_call = view.pot + legal.call_amount
+    half = view.current_bet + pot_after_call // 2
+    full = view.current_bet + pot_after_call
+    return [
+        ("min", low),
+        ("half_pot", min(max(half, low), high)),
+        ("pot", min(max(full, low), high)),
+        ("all_in", high),
+    ]
 
 
 @dataclass(frozen=True, slots=True)
@@ -231,6 +320,15 @@ class Session:
         return self.series.to_act
 
     @property
+    def turn_key(self) -> tuple[int, int] | None:
+        """The decision due now, ``(hand number, decisions taken so far)``, while a hand is
+        being played (a remote player's action names the turn it answers)."""
+        hand = self.series.hand
+        if hand is None or not self.series.in_hand:
+            return None
+        return self.series.hand_number, turn_index(hand)
+
+    @property
     def bot_to_act(self) -> bool:
         """Whether a bot is to act now."""
         seat = self.to_act
@@ -317,49 +415,80 @@ class Session:
         return self.driver.next_hand(now) is not None
 
     def act(self, seat: int, action: Action) -> tuple[Event, ...]:
-        """*seat*, a person, plays *action*.
+        """*seat*, a person, plays *action*; the engine judges whose turn it is and what is
+        legal (its refusal comes back as it is).
 
-        :raises IllegalActionError: if it is not that seat's turn or the rules refuse the
-            action (the error names the rule); nothing changes.
+        :raises IllegalActionError: if *seat* is no person's, is not to act (B2), or the rules
+            refuse the action (the error names the rule); nothing changes.
         :raises SeriesError: if no hand is being played.
         """
         if self.players.get(seat) is None or self.players[seat].is_bot:
             raise IllegalActionError(Refusal("B2", "not-a-person", {"seat": seat}),
                                      f"seat {seat} is not a person's seat", seat=seat)
-        to_act = self.to_act
-        if to_act != seat:
-            params = {"seat": seat} if to_act is None else {"seat": seat, "to_act_seat": to_act}
-            raise IllegalActionError(Refusal("B2", "not-your-turn", params),
-                                     f"it is not seat {seat}'s turn", seat=seat)
-        return self.driver.act(action, seat)
+        try:
+            return self.driver.act(action, seat)
+        except IllegalActionError as exc:  # the engine's refusal, its positions as seats
+            seating = self.series.seating
+            exc.refusal = seat_refusal(exc.refusal, seating.order if seating else ())
+            raise
 
-    def bot_act(self) -> tuple[Event, ...]:
-        """Let the bot to act decide and play; its answer is checked (check-else-fold).
+    def play_default(self, seat: int) -> tuple[Event, ...]:
+        """Play check, else fold for *seat*, the seat to act: nobody decides for it (its time
+        ran out, its player is away or was removed, the series is ended now).
 
-        :raises SeriesError: if no bot is to act.
+        :raises IllegalActionError: if *seat* is not to act (B2); nothing changes.
+        :raises SeriesError: if no hand is being played.
         """
+        return self.driver.act(check_or_fold(self.legal()), seat)
+
+    def bot_turn(self) -> BotTurn | None:
+        """The decision the bot to act must make now, frozen; ``None`` when no bot is to act."""
         seat = self.to_act
         if seat is None or not self.players[seat].is_bot:
-            raise SeriesError("no bot is to act now")
+            return None
         hand = self._hand()
         position = self._seating().order.index(seat)
         self._rng.seed(derive_seed(self.series.series_seed,
                                    f"bot {self.hand_number} {len(hand.events)}"))
-        legal = hand.legal
+        return BotTurn(seat, (self.hand_number, turn_index(hand)), self._bots[seat],
+                       hand.view(position), hand.legal, len(hand.events))
+
+    @staticmethod
+    def answer(turn: BotTurn) -> BotAnswer:
+        """Ask *turn*'s bot (safe in any thread: it reads only the frozen turn). An answer the
+        rules refuse, or an exception, becomes check, else fold."""
         answer: object
         try:
-            answer = self._bots[seat].act(hand.view(position), legal)
+            answer = turn.bot.act(turn.view, turn.legal)
         except Exception as exc:  # a crashing bot must not stop the game
             answer = exc
-        if isinstance(answer, Action) and answer in legal:
-            action = answer
-        else:
-            # Same rule as feltro.bots.checked_action: check, else fold.
-            action = CHECK if legal.can_check else FOLD
-            shown = str(answer) if isinstance(answer, Action) else repr(answer)
-            self.notes.append(BotNote(self.hand_number, len(hand.events), seat, shown,
-                                      str(action)))
-        return self.driver.act(action, seat)
+        if isinstance(answer, Action) and answer in turn.legal:
+            return BotAnswer(answer)
+        shown = str(answer) if isinstance(answer, Action) else repr(answer)
+        return BotAnswer(check_or_fold(turn.legal), shown)
+
+    def play_bot(self, turn: BotTurn, answer: BotAnswer) -> tuple[Event, ...] | None:
+        """Play *answer* if *turn* is still the decision due; ``None`` (nothing played) when
+        the table moved on meanwhile."""
+        if turn.key != self.turn_key or turn.seat != self.to_act:
+            return None
+        if answer.refused is not None:
+            self.notes.append(BotNote(turn.key[0], turn.event_index, turn.seat, answer.refused,
+                                      str(answer.action)))
+        return self.driver.act(answer.action, turn.seat)
+
+    def bot_act(self) -> tuple[Event, ...]:
+        """Let the bot to act decide and play (:meth:`bot_turn`, :meth:`answer`,
+        :meth:`play_bot`).
+
+        :raises SeriesError: if no bot is to act.
+        """
+        turn = self.bot_turn()
+        if turn is None:
+            raise SeriesError("no bot is to act now")
+        events = self.play_bot(turn, self.answer(turn))
+        assert events is not None  # the same turn: nothing happened in between
+        return events
 
     def play_bots(self, limit: int = 1000) -> int:
         """Let bots act until a person is to act or the hand ends; returns how many acted."""

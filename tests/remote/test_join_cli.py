@@ -39,5 +39,6 @@ def test_join_without_the_client_packages_says_what_to_install(
     monkeypatch.setitem(sys.modules, "websockets", None)  # as after `make play` alone
     assert run(app, ["join", "http://127.0.0.1:9/join/T", "--lang", "pt-PT"]) == 1
     err = capsys.readouterr().err
-    assert "pip install -e .[server,tui]" in err
+    assert "pip install -e '" in err
+    assert "[server,tui]'" in err  # quoted: zsh would expand the brackets
     assert len(err.strip().splitlines()) == 1

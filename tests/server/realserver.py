@@ -20,7 +20,7 @@ import httpx
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import ClientConnection, connect
 
-from feltro.server.protocol import SERVER_MESSAGE
+from feltro.server.outgoing import SERVER_MESSAGE
 
 Frame = dict[str, Any]
 

@@ -24,7 +24,7 @@ with warnings.catch_warnings():  # newer Starlette prefers "httpx2", not install
 
 from feltro.server.app import ServerConfig, create_app
 from feltro.server.clock import FakeClock
-from feltro.server.protocol import SERVER_MESSAGE
+from feltro.server.outgoing import SERVER_MESSAGE
 from feltro.server.rooms import RoomManager
 
 CARD = re.compile(r"^[2-9TJQKA][cdhs]$")
@@ -58,8 +58,9 @@ class Harness:
         return phone
 
     def game(self, table_id: str) -> Any:
-        """The server's TableGame (to read the truth in tests)."""
-        return self.manager.rooms[table_id].game
+        """The server's :class:`~feltro.server.live_table.LiveTable` (to read the truth in
+        tests)."""
+        return self.manager.rooms[table_id].table
 
 
 @contextlib.contextmanager

@@ -14,7 +14,7 @@ from typer.testing import CliRunner
 from feltro.cli import app
 from feltro.server.app import ServerConfig
 from feltro.server.journal import Journal
-from feltro.server.model import SeatState
+from feltro.server.lobby import SeatState
 from feltro.server.security import (
     RedactingFilter,
     TokenBucket,

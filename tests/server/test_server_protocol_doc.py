@@ -9,7 +9,8 @@ from typing import Any
 
 import pytest
 
-from feltro.server.protocol import CLIENT_TYPES, SERVER_MESSAGE, parse_client_message
+from feltro.server.outgoing import SERVER_MESSAGE
+from feltro.server.protocol import CLIENT_TYPES, parse_client_message
 
 DOC = Path(__file__).resolve().parents[2] / "docs" / "protocol.md"
 _EXAMPLE = re.compile(r"`(\{\"type\":\s*\"[a-z_]+\".*?\})`")
@@ -49,7 +50,7 @@ def _fair_block(heading: str) -> dict[str, Any]:
 
 
 def test_the_fair_examples_are_valid() -> None:
-    from feltro.server.protocol import FairOut, FairOwnOut
+    from feltro.server.outgoing import FairOut, FairOwnOut
 
     public = _fair_block("### `table.fair`")
     public["hand"]["positions"] = ["00" * 32] * 52  # the example elides them

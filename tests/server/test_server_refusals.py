@@ -73,6 +73,9 @@ def test_a_fixed_limit_raise_of_another_size__B10() -> None:
 
 
 def test_a_refusal_without_a_sentence_is_shown_with_its_rule() -> None:
-    words = refusal_words(Refusal("D5", "board-not-dealt", {"street": 1}), "pt-BR")
-    assert words == t("refusal.other", "pt-BR", rule="D5", detail="board-not-dealt")
+    # A reason a newer engine may add before it has words (every known one has them).
+    words = refusal_words(Refusal("D5", "newer-reason", {"street": 1}), "pt-BR")
+    assert words == t("refusal.fallback", "pt-BR", rule="D5", detail="newer-reason")
     assert "D5" in words
+    assert refusal_words(Refusal("D5", "board-not-dealt", {"street": 1}), "pt-BR") == (
+        "Primeiro é preciso distribuir as próximas cartas comunitárias (D5).")

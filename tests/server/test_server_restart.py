@@ -120,7 +120,7 @@ def test_restart_keeps_lobby_host_away_pause_and_removed(tmp_path: Path) -> None
         assert game.seats[2].away
         assert game.seats[3].removed
         assert game.paused
-        assert game.host_seat == 1
+        assert game.lobby.host_seat == 1
         ana = h.phone(table_id)
         assert ana.hello("player", tokens[1])["host"] is True
         old_host = h.phone(table_id)

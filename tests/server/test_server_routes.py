@@ -15,9 +15,9 @@ with warnings.catch_warnings():  # newer Starlette prefers "httpx2", not install
 
 from feltro.server.app import create_app
 from feltro.server.clock import FakeClock
-from feltro.server.config import ServerConfig
 from feltro.server.rooms import RoomManager
 from feltro.server.routes import api, pages, serve_state, ws
+from feltro.server.server_config import ServerConfig
 
 
 def _bare(router: routing.APIRouter, tmp_path: Path, **options: object) -> TestClient:
@@ -47,8 +47,8 @@ def test_pages_router_alone(tmp_path: Path) -> None:
     screen = client.get("/table/abc123").text
     assert 'class="page-screen"' in screen
     assert "/static/js/screen.js" in screen
-    assert client.get("/static/i18n/shared/pt-PT.json").json()["act.fold"]
-    assert client.get("/static/i18n/shared/xx.json").status_code == 404
+    assert client.get("/static/i18n/pt-PT.json").json()["act.fold"]
+    assert client.get("/static/i18n/xx.json").status_code == 404
 
 
 def test_pages_without_the_web_client_are_a_placeholder(tmp_path: Path) -> None:

@@ -21,9 +21,9 @@ from typing import Any
 import pytest
 from srvkit import Harness, cards_in, drive, seat_table
 
-from feltro.server.game import TableGame
-from feltro.server.protocol import YouOut
-from feltro.server.rooms import Connection
+from feltro.server.connection import Connection
+from feltro.server.live_table import LiveTable
+from feltro.server.outgoing import YouOut
 from feltro.server.snapshot import TableSnapshot
 
 _CARD_IN_TEXT = re.compile(r"(?<![A-Za-z0-9])([2-9TJQKA][cdhs])(?![A-Za-z0-9])")
@@ -57,7 +57,7 @@ class Auditor:
         self.receivers: set[str] = set()
         self.leaks: list[str] = []
 
-    def __call__(self, conn: Connection, text: str, game: TableGame) -> None:
+    def __call__(self, conn: Connection, text: str, game: LiveTable) -> None:
         frame = json.loads(text)
         self.frames += 1
         self.checked.add(text)
@@ -168,7 +168,7 @@ def test_no_frame_holds_a_card_its_receiver_may_not_see(harness: Harness, seed: 
 
 def test_the_auditor_catches_a_leak(harness: Harness, monkeypatch: pytest.MonkeyPatch) -> None:
     """Negative control: a server that sends one other player's card is caught."""
-    from feltro.server import rooms, views
+    from feltro.server import views
 
     honest = views.you_view
 
@@ -180,7 +180,7 @@ def test_the_auditor_catches_a_leak(harness: Harness, monkeypatch: pytest.Monkey
             return you.model_copy(update={"hand_name": f"psst: {store.series.hand.hole(0)[0]}"})
         return you
 
-    monkeypatch.setattr(rooms, "you_view", leaky)
+    monkeypatch.setattr(views, "you_view", leaky)
     auditor = Auditor()
     harness.manager.frame_observer = auditor
     _created, host, players = seat_table(harness, ["Ana", "Bruno", "Carla"])

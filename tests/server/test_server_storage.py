@@ -392,10 +392,10 @@ def test_a_damaged_page_in_an_old_server_sqlite_quarantines_only_its_tables(
         assert len(healthy) >= 24
         # A healthy table plays.
         table_id = healthy[-1]
-        assert len(h.game(table_id).pending_requests()) == 3
+        assert len(h.game(table_id).lobby.pending_requests()) == 3
         host = h.phone(table_id)
         host.hello("host", tokens[table_id])
-        for n, request in enumerate(h.game(table_id).pending_requests()):
+        for n, request in enumerate(h.game(table_id).lobby.pending_requests()):
             host.send(type="refuse", request_id=request.request_id, id=f"r{n}")
             assert host.reply(f"r{n}")["type"] == "ack"
         for n in range(2):
@@ -427,7 +427,7 @@ def test_an_old_server_sqlite_is_split_into_one_journal_per_table(tmp_path: Path
         assert sorted(h.manager.rooms) == sorted(tokens)
         for tid in tokens:
             assert h.game(tid).status == "lobby"
-            assert len(h.game(tid).pending_requests()) == 3
+            assert len(h.game(tid).lobby.pending_requests()) == 3
     assert (data / "server.sqlite.migrated").exists()
     assert sorted(p.name for p in (data / "tables").glob("*.journal.sqlite")) == sorted(
         f"{tid}.journal.sqlite" for tid in tokens)

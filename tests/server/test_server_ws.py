@@ -188,7 +188,7 @@ def test_host_controls_pause_resume_end(harness: Harness) -> None:
     state = drive(host, players, passive, lambda f: f["table"]["status"] == "over")
     assert state["table"]["status"] == "over"
     outcome = state["table"]["outcome"]
-    assert outcome["end"] == "stopped"
+    assert outcome["end"] == "ended"  # the host ended it: not "at the agreed time" (issue 23)
     assert outcome["hands"] == 1
     assert outcome["winners"]
 
@@ -298,7 +298,7 @@ def test_security_headers(harness: Harness) -> None:
 
 
 def test_settings_from_an_older_log_get_defaults() -> None:
-    from feltro.server.model import TableSettings
+    from feltro.server.table_settings import TableSettings
 
     settings = TableSettings.from_dict({"name": "Old", "seats": 4, "stack": 100,
                                         "small_blind": 1, "big_blind": 2, "ante": 0,

@@ -247,7 +247,7 @@ async def test_stop_time_countdown_and_end__G6() -> None:
                 break
             await pilot.press("c" if mode == "act" else "enter")
         assert session.hand_number == 1  # the hand in progress finished, no new one
-        assert "Stopped at the agreed time" in screen_text(app)
+        assert "Stopped as agreed" in screen_text(app)
 
 
 async def test_quit_asks_and_can_end_the_series_after_this_hand() -> None:

@@ -44,11 +44,11 @@ def _x3() -> Hand:
 def test_short_all_in_refusal_cites_the_rule_in_every_language__B8() -> None:
     hand = _x3()
     view, legal = hand.view(hand.to_act or 0), hand.legal
-    assert refusal("raise", view, legal, "en") == (
+    assert refusal("raise", legal, "en") == (
         "You can't raise: the short all-in to 15 does not reopen the betting (B8).")
-    assert "(B8)" in (refusal("raise", view, legal, "pt-PT") or "")
-    assert "Você não pode aumentar" in (refusal("raise", view, legal, "pt-BR") or "")
-    assert refusal("check", view, legal, "en") == (
+    assert "(B8)" in (refusal("raise", legal, "pt-PT") or "")
+    assert "Você não pode aumentar" in (refusal("raise", legal, "pt-BR") or "")
+    assert refusal("check", legal, "en") == (
         "You can't check: there is a bet to you, 5 to call (B3).")
     assert raise_sizes(view, legal) == []
     assert parse_amount("30", legal) == AmountError("input.closed", {})
@@ -57,8 +57,8 @@ def test_short_all_in_refusal_cites_the_rule_in_every_language__B8() -> None:
 def test_a_stack_that_only_covers_the_call_cannot_raise__B7() -> None:
     hand = _hand([200, 200, 200, 10])
     hand.apply("r 20")  # p3 raises; p4 has 10 in all
-    view, legal = hand.view(hand.to_act or 0), hand.legal
-    text = refusal("raise", view, legal, "en") or ""
+    legal = hand.legal
+    text = refusal("raise", legal, "en") or ""
     assert "(B7)" in text
     assert "your 10 chips" in text
 
@@ -66,7 +66,7 @@ def test_a_stack_that_only_covers_the_call_cannot_raise__B7() -> None:
 def test_open_raise_has_no_refusal_and_four_sizes__B6() -> None:
     hand = _hand([200, 200, 200])
     view, legal = hand.view(hand.to_act or 0), hand.legal
-    assert refusal("raise", view, legal, "en") is None
+    assert refusal("raise", legal, "en") is None
     # Pot 3, 2 to call: half pot = 2 + 5 // 2 = 4 (the minimum), pot = 2 + 5 = 7.
     assert raise_sizes(view, legal) == [("min", 4), ("half_pot", 4), ("pot", 7),
                                         ("all_in", 200)]

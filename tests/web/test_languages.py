@@ -17,7 +17,7 @@ def test_each_player_in_their_language(chromium: Any, server: Server) -> None:
     pt = join(chromium, server, table, "Joana", lang="pt-PT")
     br = join(chromium, server, table, "Thiago", lang="pt-BR")
     en = join(chromium, server, table, "Kate", lang="en")
-    pt.page.get_by_text("À espera de que o anfitrião o aceite").wait_for()
+    pt.page.get_by_text("À espera de que o anfitrião aceite o seu pedido").wait_for()
     br.page.get_by_text("Esperando o anfitrião aceitar você").wait_for()
     for name in ("Joana", "Thiago", "Kate"):
         button = host.get_by_role("button", name=f"Aceitar {name}")

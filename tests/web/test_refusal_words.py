@@ -29,12 +29,14 @@ def test_refusals_in_the_readers_language__B6_B8(chromium: Any, server: Server) 
          "refusal": {"rule": "B8", "reason": "not-reopened",
                      "params": {"current_bet": 15, "raised_since": 5, "full_increment": 10}}},
         {"type": "error", "code": "illegal_action", "reason": "…", "rule": "D5",
-         "refusal": {"rule": "D5", "reason": "board-not-dealt", "params": {"street": 1}}},
+         "refusal": {"rule": "D5", "reason": "newer-reason", "params": {"street": 1}}},
+        {"type": "error", "code": "not_host", "reason": "only the host may do that"},
     ]
     assert page.evaluate(WORDS, frames) == [
         "O mínimo é 4, não 3 (B6).",
         "Não pode aumentar: o all-in curto para 15 não reabre as apostas (B8).",
-        t("refusal.other", "pt-PT", rule="D5", detail="board-not-dealt"),
+        t("refusal.fallback", "pt-PT", rule="D5", detail="newer-reason"),
+        "Só o anfitrião pode fazer isso.",
     ]
     # The language menu lists feltro.i18n's languages, each named in itself.
     page.click("#settings-button")

@@ -20,8 +20,9 @@ The simple bots live in :mod:`feltro.bots.basic`, the rule-based ones in
 :mod:`feltro.bots.rules` and :mod:`feltro.bots.tag` (tight-aggressive), the Monte Carlo one in
 :mod:`feltro.bots.montecarlo` and the strongest in :mod:`feltro.bots.expert`; the levels
 offered to players are in :mod:`feltro.bots.levels`. :func:`checked_action` is what a table
-uses to ask a bot: an answer the rules refuse is replaced by check, else fold, so a broken bot
-cannot cheat or stall the game.
+uses to ask a bot: an answer the rules refuse is replaced by :func:`check_or_fold`, so a broken
+bot cannot cheat or stall the game. The same fallback plays a seat whose time ran out or whose
+player is away (:meth:`feltro.session.Session.play_default`).
 """
 
 from __future__ import annotations
@@ -33,7 +34,7 @@ from typing import Protocol, runtime_checkable
 from feltro.actions import CHECK, FOLD, Action
 from feltro.hand import LegalActions, SeatView
 
-__all__ = ["BOT_KINDS", "Bot", "checked_action", "make_bot"]
+__all__ = ["BOT_KINDS", "Bot", "check_or_fold", "checked_action", "make_bot"]
 
 
 @runtime_checkable
@@ -48,15 +49,24 @@ class Bot(Protocol):
         ...
 
 
+def check_or_fold(legal: LegalActions) -> Action:
+    """What a seat plays when nobody decides for it: check if that is free, else fold.
+
+    The one place of this rule: a bot's refused answer (:func:`checked_action`), a timeout and
+    an away seat (:meth:`feltro.session.Session.play_default`) all play it.
+    """
+    return CHECK if legal.can_check else FOLD
+
+
 def checked_action(bot: Bot, view: SeatView, legal: LegalActions) -> tuple[Action, str | None]:
-    """Ask *bot* for an action; an illegal answer becomes check, else fold.
+    """Ask *bot* for an action; an illegal answer becomes :func:`check_or_fold`.
 
     Returns the action to apply and, when the answer was replaced, why (for a log line).
     """
     answer = bot.act(view, legal)
     if answer in legal:
         return answer, None
-    fallback = CHECK if legal.can_check else FOLD
+    fallback = check_or_fold(legal)
     return fallback, f"bot {bot.name!r} answered {answer!r}, not legal now; played {fallback}"
 
 

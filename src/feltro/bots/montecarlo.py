@@ -136,52 +136,66 @@ def estimate_equity(
         return 1.0
     dead = set(hole) | set(board)
     deck = [c for c in range(52) if c not in dead]
-    size = len(deck)
     models = [(range_threshold(share), hit) for share, hit in ranges]
-    missing = 5 - len(board)
     mine_cards = list(hole) + list(board)
     rand = rng.random
-    scores = _SCORES
     won = 0.0
     for _ in range(trials):
-        used: set[int] = set()
-        holes: list[tuple[int, int]] = []
-        for threshold, hit in models:
-            must_hit = board and hit > 0.0 and rand() < hit
-            for _attempt in range(60):  # rejection sampling; a last draw is kept regardless
-                a = deck[int(rand() * size)]
-                b = deck[int(rand() * size)]
-                if a == b or a in used or b in used:
-                    continue
-                if scores[a][b] >= threshold and (not must_hit or _connects(a, b, board)):
-                    break
-            while a == b or a in used or b in used:
-                a = deck[int(rand() * size)]
-                b = deck[int(rand() * size)]
-            used.add(a)
-            used.add(b)
-            holes.append((a, b))
-        runout: list[int] = []
-        while len(runout) < missing:
-            c = deck[int(rand() * size)]
-            if c not in used:
-                used.add(c)
-                runout.append(c)
-        mine = hand_strength(mine_cards + runout)
-        full = list(board) + runout
-        best = 0
-        ties = 0
-        for a, b in holes:
-            s = hand_strength([a, b, *full])
-            if s > best:
-                best, ties = s, 1
-            elif s == best:
-                ties += 1
-        if mine > best:
-            won += 1.0
-        elif mine == best:
-            won += 1.0 / (ties + 1)
+        holes, runout = _deal(models, board, deck, rand)
+        won += _share(hand_strength(mine_cards + runout), holes, [*board, *runout])
     return won / trials
+
+
+def _deal(models: Sequence[tuple[float, float]], board: Sequence[int], deck: list[int],
+          rand: Callable[[], float]) -> tuple[list[tuple[int, int]], list[int]]:
+    """One trial's deal from *deck*: two cards for each opponent's range (``(threshold,
+    hit)``: a hand scoring at least *threshold*, connecting with *board* with probability
+    *hit*; rejection sampling, the last free draw kept after 60 misses), then the rest of the
+    board."""
+    size = len(deck)
+    scores = _SCORES
+    used: set[int] = set()
+    holes: list[tuple[int, int]] = []
+    for threshold, hit in models:
+        must_hit = board and hit > 0.0 and rand() < hit
+        for _attempt in range(60):
+            a = deck[int(rand() * size)]
+            b = deck[int(rand() * size)]
+            if a == b or a in used or b in used:
+                continue
+            if scores[a][b] >= threshold and (not must_hit or _connects(a, b, board)):
+                break
+        while a == b or a in used or b in used:
+            a = deck[int(rand() * size)]
+            b = deck[int(rand() * size)]
+        used.add(a)
+        used.add(b)
+        holes.append((a, b))
+    runout: list[int] = []
+    while len(runout) < 5 - len(board):
+        c = deck[int(rand() * size)]
+        if c not in used:
+            used.add(c)
+            runout.append(c)
+    return holes, runout
+
+
+def _share(mine: int, holes: Sequence[tuple[int, int]], board: Sequence[int]) -> float:
+    """The share of the pot a hand of strength *mine* takes against *holes* on *board*: all of
+    it, an equal part of a tie, or nothing."""
+    best = 0
+    ties = 0
+    for a, b in holes:
+        s = hand_strength([a, b, *board])
+        if s > best:
+            best, ties = s, 1
+        elif s == best:
+            ties += 1
+    if mine > best:
+        return 1.0
+    if mine == best:
+        return 1.0 / (ties + 1)
+    return 0.0
 
 
 @cache

@@ -32,7 +32,7 @@ def card_error(error: Exception, lang: str) -> str:
 
     if not isinstance(error, CardError | ParseError) or error.reason is None:
         return str(error)
-    key = "cli.cards." + error.reason.replace("-", "_")
+    key = f"card.{error.reason}"
     try:
         return t(key, lang, **{k: str(v) for k, v in error.params.items()})
     except KeyError:

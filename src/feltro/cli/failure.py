@@ -15,9 +15,11 @@ from typing import Any
 
 import typer
 from typer import _click as click
+from typer._click.globals import get_current_context
 from typer.exceptions import Abort, Exit
 
-__all__ = ["language_of_arguments", "one_line", "run", "usage_message"]
+__all__ = ["CommandError", "error_words", "language_of_arguments", "one_line", "run",
+           "usage_message"]
 
 # Typer's and Click's English wording of a bad command line (third-party text that carries
 # no data to read instead) -> a catalogue key and its fields.
@@ -36,6 +38,16 @@ _PATTERNS: tuple[tuple[re.Pattern[str], str], ...] = (
     (re.compile(r"Got unexpected extra arguments? \((?P<extra>.*)\)"), "cli.error.extra_arguments"),
     (re.compile(r"Missing command"), "cli.error.missing_command"),
 )
+
+
+class CommandError(click.exceptions.ClickException):
+    """A command's own refusal (a folder that is not there, a port in use): :func:`run` says it
+    as ``feltro COMMAND: message`` in one line and exits with *exit_code*."""
+
+    def __init__(self, message: str, exit_code: int = 1) -> None:
+        super().__init__(message)
+        self.exit_code = exit_code
+        self.ctx = get_current_context(silent=True)
 
 
 def language_of_arguments(args: Sequence[str]) -> str:
@@ -61,14 +73,19 @@ def one_line(text: str) -> str:
 
 def usage_message(error: click.exceptions.UsageError, lang: str) -> str:
     """*error* as one sentence in *lang*, naming the option it is about."""
+    from feltro.cli.invoked import feltro_command
     from feltro.i18n import t
 
+    if isinstance(error, click.exceptions.MissingParameter) and error.param is not None \
+            and error.param.param_type_name == "argument":
+        # Click leaves ``message`` empty here; the usage line names arguments in capitals.
+        return t("cli.error.missing_argument", lang, argument=(error.param.name or "").upper())
     click_words = one_line(error.message)  # Click's own English: the only form it has
     message = click_words
     for pattern, key in _PATTERNS:
         match = pattern.search(click_words)
         if match:
-            message = t(key, lang, **match.groupdict())
+            message = t(key, lang, feltro=feltro_command(), **match.groupdict())
             break
     if isinstance(error, click.exceptions.BadParameter):
         hint = error.param_hint if isinstance(error.param_hint, str) else None
@@ -80,10 +97,11 @@ def usage_message(error: click.exceptions.UsageError, lang: str) -> str:
     return message
 
 
-def _command_path(error: BaseException) -> str:
+def _command_path(error: BaseException, feltro: str = "feltro") -> str:
+    """``feltro play``: the command *error* is about, *feltro* named as the person runs it."""
     ctx = getattr(error, "ctx", None)
     path = ctx.command_path if ctx is not None else "feltro"
-    return "feltro" + path[path.index(" "):] if " " in path else "feltro"
+    return feltro + path[path.index(" "):] if " " in path else feltro
 
 
 def _say(command: str, message: str) -> None:
@@ -93,6 +111,7 @@ def _say(command: str, message: str) -> None:
 
 def run(app: typer.Typer | Callable[..., Any], args: Sequence[str] | None = None) -> int:
     """Run *app* on *args* (default: the process's); the exit status, never a traceback."""
+    from feltro.cli.invoked import feltro_command
     from feltro.errors import FeltroError
     from feltro.i18n import t
 
@@ -106,7 +125,7 @@ def run(app: typer.Typer | Callable[..., Any], args: Sequence[str] | None = None
     except Exit as error:
         return error.exit_code
     except click.exceptions.UsageError as error:
-        help_hint = t("cli.error.help", lang, command=_command_path(error))
+        help_hint = t("cli.error.help", lang, command=_command_path(error, feltro_command()))
         _say(_command_path(error), f"{usage_message(error, lang)} {help_hint}")
         return 2
     except click.exceptions.ClickException as error:
@@ -116,13 +135,35 @@ def run(app: typer.Typer | Callable[..., Any], args: Sequence[str] | None = None
         _say("feltro", t("cli.error.interrupted", lang))
         return 130
     except (FeltroError, OSError) as error:
-        _say("feltro", _describe(error))
+        _say("feltro", error_words(error, lang))
         return 1
     except Exception as error:  # the last net: a bug, said in one line, not a traceback
         _say("feltro", t("cli.error.unexpected", lang,
                          error=f"{type(error).__name__}: {_describe(error)}"))
         return 1
     return result if isinstance(result, int) else 0
+
+
+def error_words(error: BaseException, lang: str) -> str:
+    """*error* in *lang* when it carries its reason as data (a rule's refusal, a card error
+    with a reason code), else its own words (an OS error's, or feltro's English line).
+
+    >>> from feltro.errors import IllegalActionError, Refusal
+    >>> error_words(IllegalActionError(Refusal("B5", "hand-over", {}), "the hand is over"),
+    ...             "pt-PT")
+    'A mão terminou (B5).'
+    """
+    from feltro.errors import CardError, ParseError, Refusal
+    from feltro.i18n import has_key, refusal_words, t
+
+    refusal = getattr(error, "refusal", None)
+    if isinstance(refusal, Refusal):
+        return refusal_words(refusal, lang)
+    if isinstance(error, CardError | ParseError) and error.reason is not None:
+        key = f"card.{error.reason}"
+        if has_key(key, lang):
+            return t(key, lang, **{name: str(value) for name, value in error.params.items()})
+    return _describe(error)
 
 
 def _describe(error: BaseException) -> str:

@@ -13,6 +13,7 @@ from typing import Annotated
 
 import typer
 
+from feltro.cli.invoked import feltro_command, install_command
 from feltro.cli.language import LANG_HELP, resolve_language
 
 __all__ = ["join", "register"]
@@ -47,15 +48,16 @@ def join(
         import textual  # noqa: F401
         import websockets  # noqa: F401
     except ImportError as exc:
-        typer.echo(t("join.needs_extra", language, extra="server,tui", module=exc.name or "?"),
-                   err=True)
+        typer.echo(t("join.needs_extra", language, extra="server,tui", module=exc.name or "?",
+                     install=install_command("server,tui")), err=True)
         raise typer.Exit(1) from None
     from feltro.remote.link import LinkError, parse_link
 
     if url is None:
         from feltro.remote.lan import pick_table
 
-        url = pick_table(language, seconds)
+        url = pick_table(language, seconds, feltro=feltro_command(),
+                         install=install_command("server"))
         if url is None:
             raise typer.Exit(1)
     try:
@@ -73,16 +75,20 @@ def join(
 
 
 def _play(link: object, name: str, lang: str) -> int:
+    from feltro.cli.failure import CommandError
     from feltro.i18n import t
     from feltro.remote.app import JoinApp
-    from feltro.remote.client import Phase, RemoteSeat
+    from feltro.remote.client import Phase, RemoteSeat, first_contact
     from feltro.remote.link import JoinLink
     from feltro.remote.seats import default_seat_book
     from feltro.remote.words import problem_text
 
     assert isinstance(link, JoinLink)
+    problem = first_contact(link)  # what no retry fixes is one line, before any screen
+    if problem is not None:
+        raise CommandError(problem_text(problem, lang).plain)
     seat = RemoteSeat(link, name, lang, book=default_seat_book())
-    app = JoinApp(seat, lang)
+    app = JoinApp(seat, lang, feltro=feltro_command())
     app.run()
     state = seat.state
     if seat.phase == Phase.OVER and state is not None:
@@ -95,7 +101,7 @@ def _play(link: object, name: str, lang: str) -> int:
         return 1
     if seat.token is not None:
         shown = link.http_base + "join/" + link.table_id
-        typer.echo(t("join.left", lang, link=shown))
+        typer.echo(t("join.left", lang, link=shown, feltro=feltro_command()))
     return 0
 
 

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from feltro.cli.failure import one_line
+from feltro.cli.invoked import feltro_command
 from feltro.cli.language import BOT_NAMES, LANG_HELP, resolve_language
 
 if TYPE_CHECKING:
@@ -62,26 +63,10 @@ def choose_players(
 
     :raises typer.BadParameter: for an impossible or contradictory combination.
     """
-    from feltro.bots.levels import ALL_KINDS
     from feltro.i18n import t
     from feltro.session import Player
 
-    if level not in ALL_KINDS:
-        raise typer.BadParameter(t("cli.error.unknown_bot", lang, name=level, names=BOT_NAMES),
-                                 param_hint="--level")
-    levels: list[str] = []
-    count: int | None = None
-    if bots is not None:
-        if bots.strip().isdigit():
-            count = int(bots)
-        else:
-            levels = [b.strip() for b in bots.split(",") if b.strip()]
-            bad = [b for b in levels if b not in ALL_KINDS]
-            if bad:
-                raise typer.BadParameter(t("cli.error.unknown_bot", lang, name=bad[0],
-                                           names=BOT_NAMES), param_hint="--bots")
-            if len(levels) > 1:
-                count = len(levels)
+    count, levels = _bot_levels(bots, level, lang)
     if count is None:
         count = players - len(humans) if players is not None else 5 if len(humans) == 1 else 0
     if players is not None and players != len(humans) + count:
@@ -90,14 +75,36 @@ def choose_players(
     total = len(humans) + count
     if not 2 <= total <= 10:
         raise typer.BadParameter(t("cli.error.players_range", lang, total=total))
-    if not levels:
-        levels = [level]
     taken = {h.casefold() for h in humans}
     names = [n for n in _BOT_NAMES if n.casefold() not in taken]
     seats = [Player(i + 1, name) for i, name in enumerate(humans)]
     for i in range(count):
         seats.append(Player(len(humans) + i + 1, names[i], bot=levels[i % len(levels)]))
     return seats
+
+
+def _bot_levels(bots: str | None, level: str, lang: str) -> tuple[int | None, list[str]]:
+    """``--bots`` and ``--level`` read: how many bots (``None``: as many as the seats need)
+    and their levels, one per bot or one for all.
+
+    :raises typer.BadParameter: for a bot that does not exist.
+    """
+    from feltro.bots.levels import ALL_KINDS
+    from feltro.i18n import t
+
+    if level not in ALL_KINDS:
+        raise typer.BadParameter(t("cli.error.unknown_bot", lang, name=level, names=BOT_NAMES),
+                                 param_hint="--level")
+    if bots is None:
+        return None, [level]
+    if bots.strip().isdigit():
+        return int(bots), [level]
+    levels = [b.strip() for b in bots.split(",") if b.strip()]
+    bad = [b for b in levels if b not in ALL_KINDS]
+    if bad:
+        raise typer.BadParameter(t("cli.error.unknown_bot", lang, name=bad[0],
+                                   names=BOT_NAMES), param_hint="--bots")
+    return (len(levels) if len(levels) > 1 else None), levels or [level]
 
 
 def _default_name(lang: str) -> str:
@@ -167,6 +174,11 @@ def play(
 
     language = resolve_language(lang)
     root = data_dir()
+    now = datetime.now()
+    if not resume:  # a bad option is refused before anything else is said
+        seats = choose_players(humans=_humans(hotseat, name, language), players=players,
+                               bots=bots, level=level, lang=language)
+        stop = parse_stop_at(stop_at, now, language) if stop_at else None
     try:
         if not resume and series is None:
             choice = _offer_unfinished(root, language)
@@ -181,11 +193,6 @@ def play(
             if lang is None and players_lang:
                 language = players_lang
         else:
-            humans = _humans(hotseat, name, language)
-            seats = choose_players(humans=humans, players=players, bots=bots, level=level,
-                                   lang=language)
-            now = datetime.now()
-            stop = parse_stop_at(stop_at, now, language) if stop_at else None
             folder = new_series_folder(root, now)
             session, store = _create(folder, seats, seed, stop, hands, stack, language)
     except (FeltroError, OSError) as exc:  # a damaged log, a folder we cannot write
@@ -198,7 +205,7 @@ def play(
     finally:
         store.close()
     if not session.is_over:
-        typer.echo(t("cli.paused", language, id=folder.id))
+        typer.echo(t("cli.paused", language, id=folder.id, feltro=feltro_command()))
 
 
 def _create(folder: SeriesFolder, seats: list[Player], seed: int | None,
@@ -250,7 +257,7 @@ def _series_to_resume(root: Path, key: str | None, lang: str) -> SeriesFolder:
     unfinished = _unfinished(root)
     if key is None:
         if not unfinished:
-            typer.echo(t("cli.nothing_to_resume", lang), err=True)
+            typer.echo(t("cli.nothing_to_resume", lang, feltro=feltro_command()), err=True)
             raise typer.Exit(1)
         return unfinished[0].folder
     folder = find_series(root, key)
@@ -260,7 +267,8 @@ def _series_to_resume(root: Path, key: str | None, lang: str) -> SeriesFolder:
         ids = ", ".join(info.folder.id for info in unfinished)
         typer.echo(t("cli.resume.unknown_series", lang, id=key, ids=ids), err=True)
     else:
-        typer.echo(t("cli.resume.unknown_series_none", lang, id=key), err=True)
+        typer.echo(t("cli.resume.unknown_series_none", lang, id=key, feltro=feltro_command()),
+                   err=True)
     raise typer.Exit(1)
 
 
@@ -287,7 +295,8 @@ def _offer_unfinished(root: Path, lang: str) -> str | None:
     typer.echo(t("cli.resume.offer", lang, id=newest.folder.id, players=names,
                  hands=newest.hands))
     if len(unfinished) > 1:
-        typer.echo(t("cli.resume.offer_more", lang, count=len(unfinished) - 1))
+        typer.echo(t("cli.resume.offer_more", lang, count=len(unfinished) - 1,
+                     feltro=feltro_command()))
     if not _can_ask():
         return None
     answers = {t("cli.resume.answer_continue", lang): newest.folder.id,
@@ -323,7 +332,7 @@ def _make_app(session: Session, folder: SeriesFolder, lang: str, delay: float) -
 
     return PlayApp(session, lang=lang, bot_delay=delay,
                    on_hand_end=lambda s: save_hand(folder, s), saved_to=folder.hands,
-                   resumable=True)
+                   resumable=True, feltro=feltro_command())
 
 
 def history(
@@ -354,13 +363,14 @@ def history(
     root = data_dir()
     if series is None:
         if delete or finish:
-            typer.echo(t("history.which_series", language), err=True)
+            typer.echo(t("history.which_series", language, feltro=feltro_command()), err=True)
             raise typer.Exit(1)
-        historyview.print_series(list_series(root), root, language)
+        historyview.print_series(list_series(root), root, language, feltro_command())
         return
     folder = find_series(root, series)
     if folder is None:
-        typer.echo(t("history.no_series", language, id=series), err=True)
+        typer.echo(t("history.no_series", language, id=series, feltro=feltro_command()),
+                   err=True)
         raise typer.Exit(1)
     if delete or finish:
         if hand is not None or (delete and finish):
@@ -372,7 +382,7 @@ def history(
             _finish_series(folder, language)
         return
     if hand is None:
-        historyview.print_hands(folder, language)
+        historyview.print_hands(folder, language, feltro_command())
         return
     if hand not in folder.hand_numbers():
         typer.echo(t("history.no_hand", language, id=folder.id, hand=hand), err=True)
@@ -412,7 +422,6 @@ def _delete_series(folder: SeriesFolder, lang: str) -> None:
 def _finish_series(folder: SeriesFolder, lang: str) -> None:
     """End *folder*'s series now (G6): the hand in progress is checked down (a player facing
     a bet folds), then the biggest stack wins; the hands are saved as the game saves them."""
-    from feltro.actions import CHECK, FOLD
     from feltro.errors import FeltroError
     from feltro.i18n import t
 
@@ -428,7 +437,7 @@ def _finish_series(folder: SeriesFolder, lang: str) -> None:
         _save_missing(folder, session)
         if session.in_hand:
             while session.in_hand and session.to_act is not None:
-                store.act(CHECK if session.legal().can_check else FOLD, session.to_act)
+                session.play_default(session.to_act)
             save_hand(folder, session)
         store.request_stop()
         session.next_hand()

@@ -5,11 +5,14 @@ from __future__ import annotations
 import json
 import os
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any, TextIO
 
 import typer
 
 from feltro.cli.language import LANG_HELP, resolve_language
+
+if TYPE_CHECKING:
+    from feltro.history.site_replay import Rules
 
 # Typer shows this as the command's help; one string per paragraph, so Rich can wrap them.
 _HELP = "\n\n".join((
@@ -68,42 +71,21 @@ def replay_command(
                                              show_default=False)] = None,
 ) -> None:
     from feltro.history import is_bulk
-    from feltro.history.corpus import Summary, find_files, run_files
-    from feltro.history.site_replay import RULE_SETS
+    from feltro.history.corpus import find_files
     from feltro.i18n import t
 
     language = resolve_language(lang)
-    if rules not in RULE_SETS:
-        raise typer.BadParameter(t("cli.replay_rules", language, rules=rules),
-                                 param_hint="--rules")
-    if ray is not None:
-        try:
-            import ray as _ray  # noqa: F401
-        except ImportError:
-            typer.echo(t("cli.replay_no_ray", language), err=True)
-            raise typer.Exit(code=2) from None
+    rule_set = _check_options(rules, ray, language)
+    if summary:
+        _check_readable(files, language)
     paths = find_files(files)
     if workers is None:
         workers = (os.cpu_count() or 1) if len(paths) >= 8 else 1
     single = len(files) == 1 and len(paths) == 1 and paths[0] == files[0] and not is_bulk(files[0])
-    tally = Summary()
     out = results.open("w", encoding="utf-8") if summary and results is not None else None
-    failed = False
     try:
-        with _Progress(summary, len(paths), t("cli.replay_progress", language)) as advance:
-            for reports in run_files(paths, rules=rules,
-                                     workers=workers,
-                                     ray_address=None if ray is None else
-                                     "" if ray == "local" else ray):
-                tally.add(reports)
-                advance()
-                for report in reports:
-                    failed = failed or not report.ok
-                    if summary:
-                        if out is not None:
-                            out.write(f"{report.label}\t{report.json}\n")
-                    else:
-                        typer.echo(report.json if single else f"{report.label}\t{report.json}")
+        tally, failed = _replay(paths, rules=rule_set, workers=workers, ray=ray, summary=summary,
+                                single=single, out=out, label=t("cli.replay_progress", language))
     finally:
         if out is not None:
             out.close()
@@ -116,6 +98,58 @@ def replay_command(
         typer.echo(json.dumps(data, ensure_ascii=False))
     if failed:
         raise typer.Exit(code=1)
+
+
+def _check_options(rules: str, ray: str | None, lang: str) -> Rules:
+    """*rules* as a rule set; refuses an unknown one, or ``--ray`` without Ray installed."""
+    from feltro.history.site_replay import RULE_SETS
+    from feltro.i18n import t
+
+    if rules not in RULE_SETS:
+        raise typer.BadParameter(t("cli.replay_rules", lang, rules=rules),
+                                 param_hint="--rules")
+    if ray is not None:
+        try:
+            import ray as _ray  # noqa: F401
+        except ImportError:
+            typer.echo(t("cli.replay_no_ray", lang), err=True)
+            raise typer.Exit(code=2) from None
+    return rules
+
+
+def _check_readable(files: list[Path], lang: str) -> None:
+    """A corpus summary counts refusals by rule: a path that is not there is no refusal but a
+    mistake in the command, said as one."""
+    from feltro.cli.failure import CommandError
+    from feltro.i18n import t
+
+    for path in files:
+        if not path.exists():
+            raise CommandError(t("cli.error.not_found", lang, path=str(path)), exit_code=2)
+
+
+def _replay(paths: list[Path], *, rules: Rules, workers: int, ray: str | None, summary: bool,
+            single: bool, out: TextIO | None, label: str) -> tuple[Any, bool]:
+    """Replay *paths*: each hand's line printed (or written to *out* with *summary*); the
+    tally of every report and whether any hand failed."""
+    from feltro.history.corpus import Summary, run_files
+
+    tally = Summary()
+    failed = False
+    with _Progress(summary, len(paths), label) as advance:
+        for reports in run_files(paths, rules=rules,
+                                 workers=workers,
+                                 ray_address=None if ray is None else
+                                 "" if ray == "local" else ray):
+            tally.add(reports)
+            advance()
+            for report in reports:
+                failed = failed or not report.ok
+                if not summary:
+                    typer.echo(report.json if single else f"{report.label}\t{report.json}")
+                elif out is not None:
+                    out.write(f"{report.label}\t{report.json}\n")
+    return tally, failed
 
 
 class _Progress:

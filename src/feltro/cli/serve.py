@@ -7,6 +7,7 @@ and the other commands never load it.
 from __future__ import annotations
 
 import contextlib
+import errno
 import socket
 from collections.abc import Mapping
 from pathlib import Path
@@ -14,7 +15,10 @@ from typing import Annotated, Any
 
 import typer
 
-__all__ = ["default_data_dir", "lan_address", "register", "serve"]
+from feltro.cli.invoked import feltro_command, install_command
+from feltro.cli.language import LANG_HELP, resolve_language
+
+__all__ = ["default_data_dir", "lan_address", "phone_address", "register", "serve"]
 
 WS_MAX_SIZE = 64 * 1024
 """uvicorn drops websocket frames above this size before they reach the app (which refuses
@@ -65,15 +69,18 @@ def _raise_file_limit(wanted: int = 8192) -> None:
         resource.setrlimit(resource.RLIMIT_NOFILE, (target, hard))
 
 
-def _check_can_serve(folder: Path, bind: str, port: int) -> None:
-    """Say in one line, before the server starts, what would stop it: a data folder that
-    cannot be made or written, or a port already taken.
+def _check_can_serve(folder: Path, bind: str, port: int, lang: str) -> None:
+    """Say in one line, before the server starts and before anything is printed, what would
+    stop it: a data folder that cannot be made or written, or that another feltro server is
+    using; a port already taken.
 
-    :raises typer.BadParameter: naming the option to change.
+    :raises CommandError: naming the option to change.
     """
-    from feltro.i18n import language_from_environment, t
+    from feltro.cli.failure import CommandError
+    from feltro.errors import StoreError
+    from feltro.filelock import FileLock
+    from feltro.i18n import t
 
-    lang = language_from_environment()
     try:
         folder.mkdir(parents=True, exist_ok=True)
         probe = folder / ".feltro-write-test"
@@ -83,14 +90,61 @@ def _check_can_serve(folder: Path, bind: str, port: int) -> None:
         raise typer.BadParameter(t("cli.error.cannot_write", lang, path=str(folder),
                                    reason=exc.strerror or str(exc)),
                                  param_hint="--data") from None
+    try:  # the lock the server's journal takes (feltro.server.journal): let go of it at once
+        FileLock(folder / "server.sqlite.lock",
+                 lambda holder: t("serve.folder_in_use", lang, path=str(folder),
+                                  pid=holder)).release()
+    except StoreError as exc:
+        raise CommandError(str(exc)) from None
     with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as probe_socket:
         probe_socket.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         try:
             probe_socket.bind((bind, port))
         except OSError as exc:
+            if exc.errno == errno.EADDRINUSE:
+                raise CommandError(t("serve.port_in_use", lang, port=port)) from None
             raise typer.BadParameter(t("cli.error.port_taken", lang, port=port,
                                        reason=exc.strerror or str(exc)),
                                      param_hint="--port") from None
+
+
+def phone_address(*, lan_url: str, proxy: bool, tls: bool, host_names: list[str],
+                  port: int) -> str | None:
+    """The address phones must open (``None`` when the server cannot know it).
+
+    Behind a proxy or tunnel it is the public name the proxy serves, over HTTPS; with a
+    certificate, the name it was issued for; else this machine's (LAN) address.
+
+    >>> phone_address(lan_url="http://127.0.0.1:8000/", proxy=True, tls=False,
+    ...               host_names=["poker.example.org"], port=8000)
+    'https://poker.example.org/'
+    >>> phone_address(lan_url="https://192.168.1.20:8443/", proxy=False, tls=True,
+    ...               host_names=["poker.example.org"], port=8443)
+    'https://poker.example.org:8443/'
+    """
+    if proxy:
+        return f"https://{host_names[0]}/" if host_names else None
+    if tls and host_names:
+        return f"https://{host_names[0]}/" if port == 443 else \
+            f"https://{host_names[0]}:{port}/"
+    return lan_url
+
+
+def _say_where(phone_url: str | None, *, lan: bool, proxy: bool, folder: Path,
+               lang: str) -> None:
+    """The address phones open and its QR code, then what else the host needs to know."""
+    import segno
+
+    from feltro.i18n import t
+
+    if phone_url is None:
+        typer.echo(t("serve.proxy_needs_name", lang))
+    else:
+        typer.echo(t("serve.serving", lang, url=phone_url))
+        segno.make(phone_url, error="m").terminal(compact=True)
+    if not lan and not proxy:
+        typer.echo(t("serve.local_only", lang))
+    typer.echo(t("serve.logs", lang, path=str(folder)))
 
 
 def serve(
@@ -133,35 +187,24 @@ def serve(
         "--announce-on", hidden=True, help="The interface address to announce on with "
         "--lan (default: the LAN address).")] = None,
     log_level: Annotated[str, typer.Option(help="uvicorn log level.")] = "warning",
+    lang: Annotated[str | None, typer.Option(help=LANG_HELP)] = None,
 ) -> None:
     """Host a home game that friends join from their phones (no accounts, no internet)."""
-    try:
-        import segno
-        import uvicorn
-    except ImportError as exc:  # `make play` installs the game only, not the server
-        from feltro.i18n import language_from_environment, t
-
-        typer.echo(t("cli.error.needs_extra", language_from_environment(), extra="server",
-                     module=exc.name or "?"), err=True)
-        raise typer.Exit(1) from None
-
-    from feltro.i18n import language_from_environment, t
+    language = _server_language(lang)
     from feltro.paths import config_dir, data_dir, read_or_make_key
     from feltro.seal import SeedSeal
     from feltro.server.app import ServerConfig, create_app
     from feltro.server.archive import Lifecycle
     from feltro.server.guard import allowed_host_names
-    from feltro.server.transport import MAX_HEAD_BYTES, GuardedH11Protocol
 
-    lang = language_from_environment()
-    tls = _check_tls(tls_cert, tls_key, lang)
+    tls = _check_tls(tls_cert, tls_key, language)
     trusted = list(forwarded_allow_ips or (["127.0.0.1", "::1"] if proxy else []))
     bind = "0.0.0.0" if lan else "127.0.0.1"  # every interface only with --lan, on purpose
+    folder = data or default_data_dir()
+    _check_can_serve(folder, bind, port, language)
     address = lan_address() if lan else "127.0.0.1"
     scheme = "https" if tls else "http"
     url = f"{scheme}://{address}:{port}/"
-    folder = data or default_data_dir()
-    _check_can_serve(folder, bind, port)
     key = key_file or config_dir() / "server.key"
     seal = SeedSeal(read_or_make_key(key))
     # Behind a proxy the links follow each request's forwarded scheme and host; with public
@@ -175,23 +218,44 @@ def serve(
                           lifecycle=Lifecycle(finished_after=archive_after * 3600,
                                               abandoned_after=abandon_after * 3600))
     _raise_file_limit()
-    typer.echo(f"feltro is serving at {url}")
-    segno.make(url, error="m").terminal(compact=True)
-    if not lan:
-        typer.echo("Only this computer can reach it; add --lan to let phones on your Wi-Fi "
-                   "join.")
-    typer.echo(f"Game logs: {folder}    (Ctrl+C stops; games resume where they were.)")
-    if tls:
-        typer.echo(t("serve.tls", lang, url=url))
-    asgi: Any = create_app(config)
+    phone_url = phone_address(lan_url=url, proxy=bool(trusted), tls=tls is not None,
+                              host_names=list(host_name or ()), port=port)
+    _say_where(phone_url, lan=lan, proxy=bool(trusted), folder=folder, lang=language)
+    _run(create_app(config), tls, trusted, bind=bind, port=port, log_level=log_level,
+         lang=language, announce_on=(announce_on or address) if lan else None, scheme=scheme)
+
+
+def _server_language(lang: str | None) -> str:
+    """The language of the messages, once the server's packages are known to be there."""
+    from feltro.i18n import t
+
+    language = resolve_language(lang)
+    try:
+        import segno  # noqa: F401
+        import uvicorn  # noqa: F401
+    except ImportError as exc:  # `make play` installs the game only, not the server
+        typer.echo(t("cli.error.needs_extra", language, extra="server",
+                     module=exc.name or "?", install=install_command("server")), err=True)
+        raise typer.Exit(1) from None
+    return language
+
+
+def _run(asgi: Any, tls: tuple[Path, Path] | None, trusted: list[str], *, bind: str, port: int,
+         log_level: str, lang: str, announce_on: str | None, scheme: str) -> None:
+    """Serve *asgi* until Ctrl+C (announced on the LAN at *announce_on*, when given)."""
+    import uvicorn
+
+    from feltro.i18n import t
+    from feltro.server.transport import MAX_HEAD_BYTES, GuardedH11Protocol
+
     if trusted:
         from feltro.server.forwarded import ForwardedHeaders
 
         asgi = ForwardedHeaders(asgi, trusted)
         typer.echo(t("serve.proxy", lang, ips=", ".join(trusted)))
     with contextlib.ExitStack() as stack:
-        if lan:
-            _announce(stack, announce_on or address, port, scheme, lang)
+        if announce_on is not None:
+            _announce(stack, announce_on, port, scheme, lang)
         # No per-message compression: on a LAN the bandwidth is free, and zlib was a quarter
         # of the server's CPU under load (benchmarks/load_server.py). uvicorn's own
         # proxy-header handling stays off: ForwardedHeaders applies it, for the proxy only.
@@ -222,10 +286,16 @@ def _check_tls(cert: Path | None, key: Path | None, lang: str) -> tuple[Path, Pa
 
     try:
         ssl.create_default_context(ssl.Purpose.CLIENT_AUTH).load_cert_chain(cert, key)
+    except FileNotFoundError as exc:
+        raise typer.BadParameter(t("cli.error.not_found", lang, path=exc.filename or str(cert)),
+                                 param_hint="--key" if exc.filename == str(key) else "--cert"
+                                 ) from None
     except (OSError, ssl.SSLError) as exc:
-        reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
-        raise typer.BadParameter(t("serve.bad_cert", lang, cert=str(cert), key=str(key),
-                                   reason=reason), param_hint="--cert") from None
+        # OpenSSL's reason code, not its words: a key of another certificate is said as such.
+        mismatch = getattr(exc, "reason", None) == "KEY_VALUES_MISMATCH"
+        raise typer.BadParameter(t("serve.key_mismatch" if mismatch else "serve.bad_cert", lang,
+                                   cert=str(cert), key=str(key)),
+                                 param_hint="--key" if mismatch else "--cert") from None
     return cert, key
 
 
@@ -244,7 +314,7 @@ def _announce(stack: contextlib.ExitStack, address: str, port: int, scheme: str,
         typer.echo(t("serve.lan_not_announced", lang, reason=str(exc) or type(exc).__name__),
                    err=True)
         return
-    typer.echo(t("serve.lan_announced", lang, name=name))
+    typer.echo(t("serve.lan_announced", lang, name=name, feltro=feltro_command()))
 
 
 def register(app: typer.Typer) -> None:

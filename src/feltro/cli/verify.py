@@ -19,9 +19,6 @@ from feltro.cli.language import LANG_HELP, resolve_language
 
 __all__ = ["register", "verify_file"]
 
-_SPECIFIC = frozenset({"format", "order", "position", "card", "fingerprint"})
-"""Checks whose (English) detail adds a position, a card or a field to the message."""
-
 
 def _read_text(path: Path) -> str:
     """The UTF-8 text of *path*, decompressed when it ends in ``.gz``, ``.xz`` or ``.bz2``.
@@ -86,8 +83,8 @@ def verify_file(path: Path, lang: str) -> tuple[int, str]:
     what = t(f"verify.check.{failure.check.value}", lang)
     line = (t("verify.file_failed", lang, what=what) if failure.hand is None
             else t("verify.hand_failed", lang, hand=failure.hand, what=what))
-    if failure.check in _SPECIFIC:
-        line += f"\n  {failure.detail}"
+    if failure.why:  # the position, card or field it is about, worded from its data
+        line += "\n  " + t(f"verify.detail.{failure.why}", lang, **failure.params)
     return 1, line
 
 

@@ -24,8 +24,7 @@ from typing import Any, SupportsFloat
 import gymnasium
 from gymnasium import spaces
 
-from feltro.actions import CHECK, FOLD
-from feltro.bots import Bot, checked_action
+from feltro.bots import Bot, check_or_fold, checked_action
 from feltro.bots.levels import make_level
 from feltro.env.aec import observation_space
 from feltro.env.config import EnvConfig
@@ -119,7 +118,7 @@ class SingleAgentEnv(gymnasium.Env[Obs, int]):
             if self.illegal == "raise" or self.game.over:
                 raise
             refused = exc.refusal
-            self.game.play(CHECK if self.game.legal.can_check else FOLD)
+            self.game.play(check_or_fold(self.game.legal))
         self._play_bots()
         chips, phh = self.game.take_rewards()
         reward = float(chips[self.agent])

@@ -24,7 +24,14 @@ from typing import Any
 
 from feltro.actions import CALL, CHECK, FOLD, Raise
 from feltro.config import HandConfig, Structure
-from feltro.errors import CardError, ConfigError, HistoryError, IllegalActionError, ParseError
+from feltro.errors import (
+    CardError,
+    ConfigError,
+    HistoryError,
+    IllegalActionError,
+    ParseError,
+    Refusal,
+)
 from feltro.events import Street
 from feltro.hand import Hand, HandResult, PotResult
 from feltro.history.phh import (
@@ -43,14 +50,35 @@ class ReplayError(HistoryError):
     """A record the rules refuse, or whose fields feltro cannot play.
 
     :attr:`action` is the 0-based index in ``actions`` of the refused line (``None`` for a
-    problem with the other fields); :attr:`rule` the RULES.md id, when one applies.
+    problem with the other fields); :attr:`rule` the RULES.md id, when one applies;
+    :attr:`refusal` why, as data, when the rules refuse a line (:class:`~feltro.errors.Refusal`:
+    the rule, a reason code and its numbers; ``None`` for a line that does not parse or fields
+    feltro cannot play): the engine's own refusal, or one of the replay's below, worded by
+    interfaces as ``refusal.<rule>.<reason>`` (:func:`feltro.i18n.refusal_words`). ``str(exc)``
+    is an English line for people reading logs and ``feltro replay``'s JSON.
+
+    The replay's own refusals (``player`` is a PHH player number, ``p1`` being 1):
+
+    ====  =====================  ==================================================================
+    rule  reason                 params: when
+    ====  =====================  ==================================================================
+    B5    ``round-not-over``     ``player``: a board deal or a show while ``player`` is to act
+    D3    ``returning-post``     ``player``: a returning player's post, under the house rules
+    D5    ``unknown-board``      none: a board deal with unknown cards (``??``)
+    D6    ``button-big-blind``   none: heads-up the button posted the big blind (house rules)
+    D10   ``decision-skipped``   ``player``, ``big_blind_player``, ``posted``, ``big_blind``: a
+                                 history that skips a decision owed to a short big blind
+    D11   ``unknown-show``       none: a show of unknown cards (``??``) where they are needed
+    D11   ``not-dealt-cards``    ``player``: a show of other cards than those dealt
+    ====  =====================  ==================================================================
     """
 
     def __init__(self, message: str, *, action: int | None = None,
-                 rule: str | None = None) -> None:
+                 rule: str | None = None, refusal: Refusal | None = None) -> None:
         super().__init__(message)
         self.action = action
-        self.rule = rule
+        self.refusal = refusal
+        self.rule = rule if rule is not None or refusal is None else refusal.rule
 
     def to_dict(self) -> dict[str, Any]:
         """``{"error": message, "action": index}``, the shape ``feltro replay`` prints."""
@@ -173,7 +201,7 @@ def replay(record: HandRecord, *, settle: bool = True) -> ReplayOutcome:
             _apply(hand, action)
         except (IllegalActionError, CardError, _RefusedError) as exc:
             raise ReplayError(f"{exc} [actions[{index}] = {text!r}]", action=index,
-                              rule=exc.rule) from None
+                              rule=exc.rule, refusal=refusal_of(exc)) from None
     if not hand.is_over and settle and hand.to_show is not None and len(hand.board) == 5:
         try:
             hand.settle()
@@ -189,9 +217,15 @@ def replay(record: HandRecord, *, settle: bool = True) -> ReplayOutcome:
 class _RefusedError(Exception):
     """A line the replay itself refuses (with a better reason than the engine could give)."""
 
-    def __init__(self, message: str, rule: str) -> None:
-        super().__init__(f"{rule}: {message}")
-        self.rule = rule
+    def __init__(self, message: str, refusal: Refusal) -> None:
+        super().__init__(f"{refusal.rule}: {message}")
+        self.refusal = refusal
+        self.rule = refusal.rule
+
+
+def refusal_of(exc: Exception) -> Refusal | None:
+    """The refusal, as data, behind a refused line (``None`` for a card error)."""
+    return exc.refusal if isinstance(exc, IllegalActionError | _RefusedError) else None
 
 
 def _apply(hand: Hand, action: PhhAction) -> None:
@@ -213,10 +247,11 @@ def _apply(hand: Hand, action: PhhAction) -> None:
             # with chips to check on each street; such a check changes nothing.
             return
         if any(len(hand.hole(q)) < 2 for q in range(hand.players)):
-            raise _RefusedError("the hole cards are not all dealt yet", "D4")
+            raise _RefusedError("the hole cards are not all dealt yet",
+                                Refusal("D4", "hole-not-dealt", {}))
         street = hand.street.value
         raise _RefusedError(f"the {street} betting is over: nobody is to act until the next cards "
-                       f"are dealt or the hands are shown", "B5")
+                       f"are dealt or the hands are shown", Refusal("B5", "betting-over", {}))
     if verb is Verb.FOLD:
         hand.apply(FOLD, player)
     elif verb is Verb.CHECK_OR_CALL:
@@ -224,7 +259,8 @@ def _apply(hand: Hand, action: PhhAction) -> None:
     else:
         amount = action.amount
         if not isinstance(amount, int):
-            raise _RefusedError(f"raise to {amount!r}: amounts are whole chips", "B6")
+            raise _RefusedError(f"raise to {amount!r}: amounts are whole chips",
+                                Refusal("B6", "whole-chips", {}))
         hand.apply(Raise(amount), player)
 
 
@@ -245,7 +281,7 @@ def _deal_board_or_show(hand: Hand, action: PhhAction) -> None:
     if verb is Verb.DEAL_BOARD:
         if None in action.cards:
             raise _RefusedError("unknown board cards (??) cannot be replayed: the pots need "
-                                "the board", "D5")
+                                "the board", Refusal("D5", "unknown-board", {}))
         hand.deal_board([c for c in action.cards if c is not None])
         return
     assert player is not None
@@ -256,7 +292,8 @@ def _deal_board_or_show(hand: Hand, action: PhhAction) -> None:
     else:
         shown = [c for c in action.cards if c is not None]
         if len(shown) != len(action.cards):
-            raise _RefusedError("a show names the cards shown; '??' is not a card", "D11")
+            raise _RefusedError("a show names the cards shown; '??' is not a card",
+                                Refusal("D11", "unknown-show", {}))
         hand.show(player, shown)
 
 
@@ -276,7 +313,8 @@ def _last_hand_shows(hand: Hand, action: PhhAction) -> bool:
     shown = [c for c in action.cards if c is not None]
     if shown and any(c not in shown for c in known):
         raise _RefusedError(f"p{p + 1} was dealt {format_phh_cards(known)}, which is not "
-                            f"{format_phh_cards(shown)}", "D11")
+                            f"{format_phh_cards(shown)}",
+                            Refusal("D11", "not-dealt-cards", {"player": p + 1}))
     return True
 
 
@@ -313,6 +351,8 @@ def _still_to_act(hand: Hand, verb: Verb) -> _RefusedError:
             f"but the others face the full big blind of {config.big_blind}, so p{p + 1} must "
             f"call, raise or fold first. This history skips that decision (as PokerKit "
             f"writes hands under its own short-blind rule); it cannot be replayed under "
-            f"RULES.md without guessing it", "D10")
+            f"RULES.md without guessing it",
+            Refusal("D10", "decision-skipped", {"player": p + 1, "big_blind_player": bb + 1,
+                                                "posted": posted, "big_blind": config.big_blind}))
     return _RefusedError(f"cannot {what} yet: the betting round is not over, p{p + 1} is to act",
-                    "B5")
+                         Refusal("B5", "round-not-over", {"player": p + 1}))

@@ -42,7 +42,7 @@ from typing import Any, Literal
 
 from feltro.actions import CHECK
 from feltro.config import HandConfig
-from feltro.errors import CardError, IllegalActionError, ParseError
+from feltro.errors import CardError, IllegalActionError, ParseError, Refusal
 from feltro.evaluator import hand_strength
 from feltro.events import UncalledReturned
 from feltro.hand import Hand
@@ -55,6 +55,7 @@ from feltro.history.replay import (
     _RefusedError,
     _still_to_act,
     config_of,
+    refusal_of,
 )
 from feltro.pots import split_pot
 from feltro.showdown import pot_winners
@@ -204,7 +205,8 @@ def replay_site(scaled: ScaledHand, *, rules: Rules = "house") -> SiteOutcome:
                 f"D3: blinds_or_straddles[{p}] is -{amount}, the post of a player returning to "
                 f"the game (dead money, or a live big blind out of position); the house rules "
                 f"post only the small and the big blind (D3). Replay with --rules casino to "
-                f"play it as casinos do", rule="D3")
+                f"play it as casinos do",
+                refusal=Refusal("D3", "returning-post", {"player": p + 1}))
         posts = per_position(scaled.returning_posts, n)
     button_big_blind = n == 2 and base.blinds[1] > base.blinds[0]
     if button_big_blind and rules == "house":
@@ -212,7 +214,8 @@ def replay_site(scaled: ScaledHand, *, rules: Rules = "house") -> SiteOutcome:
             "D6: heads-up the button (p2) posts the big blind "
             f"(blinds_or_straddles = [{', '.join(_amounts(scaled, base.blinds))}]); the "
             "house rules have the button post the small blind and act first preflop (D6). "
-            "Replay with --rules casino to play the blinds as they were posted", rule="D6")
+            "Replay with --rules casino to play the blinds as they were posted",
+            refusal=Refusal("D6", "button-big-blind", {}))
     unknown = set(scaled.unknown_stacks)
     inferred: list[int] = []
     while True:
@@ -267,7 +270,7 @@ def _play(config: HandConfig, record: HandRecord, unknown: set[int]) -> Hand:
                     and hand.committed[waiting] > 0):
                 raise _AllInError(waiting, hand.committed[waiting]) from None
             raise ReplayError(f"{exc} [actions[{index}] = {text!r}]", action=index,
-                              rule=exc.rule) from None
+                              rule=exc.rule, refusal=refusal_of(exc)) from None
     return hand
 
 
@@ -312,7 +315,8 @@ def _step(hand: Hand, action: PhhAction) -> None:
     p = action.player
     if action.verb is Verb.SHOW_OR_MUCK and p is not None and None in action.cards:
         if hand.folded[p]:
-            raise _RefusedError(f"p{p + 1} folded and has no hand to show", "P2")
+            raise _RefusedError(f"p{p + 1} folded and has no hand to show",
+                                Refusal("P2", "folded", {"position": p}))
         if hand.is_over:
             return  # a courtesy show of cards the history does not know: nothing changes
         if hand.to_act is not None and _only_a_free_check_left(hand):
@@ -320,7 +324,8 @@ def _step(hand: Hand, action: PhhAction) -> None:
         if hand.to_act is not None:
             raise _still_to_act(hand, action.verb)
         if p in hand.mucked:
-            raise _RefusedError(f"p{p + 1} has mucked and cannot show", "P8")
+            raise _RefusedError(f"p{p + 1} has mucked and cannot show",
+                                Refusal("P8", "already-mucked", {"position": p}))
         held = hand.hole(p)
         if len(held) == 2 and None not in held and p not in hand.shown:
             hand.show(p)  # the history knows them from the deal

@@ -18,13 +18,15 @@ from textual import events
 from textual.app import App, ComposeResult
 from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
-from textual.widgets import Static
+from textual.widgets import RichLog, Static
 
 from feltro.i18n import check_language, t
 from feltro.remote import words
 from feltro.remote.client import Phase, RemoteSeat
 from feltro.tui.app import MIN_SIZE
 from feltro.tui.screens import (
+    REMOTE_KEYS,
+    HelpTerms,
     RulesScreen,
     SeriesOverScreen,
     StandingsScreen,
@@ -44,7 +46,8 @@ class JoinScreen(Screen[None]):
         yield Static(id="header")
         with Horizontal(id="top"):
             yield Static(id="seats")
-            yield Static(id="log")
+            # As in the game: a log that wraps and scrolls, so that its last line is in view.
+            yield RichLog(id="log", wrap=True, markup=False, auto_scroll=True, min_width=10)
         with Vertical(id="bottom"):
             yield Static(id="board")
             yield Static(id="mine")
@@ -66,8 +69,11 @@ class JoinApp(App[str]):
     TITLE = "feltro"
     ENABLE_COMMAND_PALETTE = False
 
-    def __init__(self, seat: RemoteSeat, lang: str = "en", *, connect: bool = True) -> None:
+    def __init__(self, seat: RemoteSeat, lang: str = "en", *, connect: bool = True,
+                 feltro: str = "feltro") -> None:
         super().__init__()
+        self.feltro = feltro
+        """The command that runs feltro where the player is, as messages name it."""
         self._connect = connect
         """``False``: draw *seat* as it is without connecting (tests)."""
         self.seat = seat
@@ -119,6 +125,9 @@ class JoinApp(App[str]):
         """
         if not self.table_screen.is_mounted:
             return
+        if self.seat.done and self.seat.state is None:
+            self.exit(self.seat.phase)  # refused before any table was shown: one line says why
+            return
         try:
             self._draw()
         except (KeyError, TypeError, ValueError, AttributeError, IndexError) as exc:
@@ -132,14 +141,18 @@ class JoinApp(App[str]):
         if state is not None:
             screen.query_one("#header", Static).update(words.header_line(state, lang))
             screen.query_one("#seats", Static).update(words.seats_table(state, lang))
-            screen.query_one("#log", Static).update(Group(*words.log_lines(state, lang)[-14:]))
+            log = screen.query_one("#log", RichLog)
+            log.clear()
+            for line in words.log_lines(state, lang):
+                log.write(line)
+            self.call_after_refresh(log.scroll_end, animate=False)  # the first draw too
             screen.query_one("#board", Static).update(words.board_line(state, lang))
             screen.query_one("#mine", Static).update(words.mine_line(state, lang))
         screen.query_one("#status", Static).update(
             words.status_line(seat.phase, state, seat.name, lang))
         screen.query_one("#actions", Static).update(self._actions(state))
         message = self.note if self.note is not None else words.problem_text(seat.problem, lang)
-        warning = words.fair_warning(seat.bad_cards, lang)
+        warning = words.fair_warning(seat.bad_cards, lang, self.feltro)
         if warning is not None:  # a card that is not the committed one outranks everything
             message = warning
         screen.query_one("#message", Static).update(message)
@@ -150,7 +163,7 @@ class JoinApp(App[str]):
                 else "G6"
             self.push_screen(SeriesOverScreen(words.series_over(state, lang),
                                               t("series.quit_hint", lang), lang=lang,
-                                              rule=rule))
+                                              rule=rule, terms=self._help_terms()))
         elif seat.done and seat.phase != Phase.OVER and self.mode != "ended":
             self.mode = "ended"
 
@@ -183,7 +196,8 @@ class JoinApp(App[str]):
             return
         if key == "question_mark":
             cited = self.seat.problem.refusal if self.seat.problem is not None else None
-            self.push_screen(RulesScreen.build(self.lang, cited["rule"] if cited else None))
+            self.push_screen(RulesScreen.build(self.lang, cited["rule"] if cited else None,
+                                               self._help_terms()))
             return
         if key == "s" and self.seat.state is not None:
             body = Group(*words.series_over(self.seat.state, self.lang)[3:])
@@ -193,6 +207,14 @@ class JoinApp(App[str]):
             self.exit(self.seat.phase)
             return
         self._play_key(key)
+
+    def _help_terms(self) -> HelpTerms:
+        """This table's stack and blinds, and the keys a remote seat has."""
+        settings = (self.seat.table or {}).get("settings", {})
+        defaults = HelpTerms()
+        return HelpTerms(keys=REMOTE_KEYS, stack=int(settings.get("stack", defaults.stack)),
+                         small_blind=int(settings.get("small_blind", defaults.small_blind)),
+                         big_blind=int(settings.get("big_blind", defaults.big_blind)))
 
     def _play_key(self, key: str) -> None:
         legal, state = self.seat.legal, self.seat.state

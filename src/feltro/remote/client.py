@@ -17,10 +17,12 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import socket
 import ssl
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Final
+from urllib.parse import urlsplit
 
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidURI
@@ -29,7 +31,7 @@ from feltro.remote.fairplay import CONTRIBUTE_ID, bad_cards, contribution
 from feltro.remote.link import JoinLink
 from feltro.remote.seats import SeatBook
 
-__all__ = ["Phase", "Problem", "RemoteSeat"]
+__all__ = ["Phase", "Problem", "RemoteSeat", "certificate_problem", "first_contact"]
 
 Frame = dict[str, Any]
 
@@ -190,27 +192,11 @@ class RemoteSeat:
                 async with connect(self.link.ws_url, proxy=None, open_timeout=10,
                                    compression=None, max_size=4 * 1024 * 1024,
                                    **options) as ws:
-                    self._ws = ws
-                    self.connections += 1
                     attempt = 0
-                    if self.problem is not None and self.problem.key == "join.failed":
-                        self.problem = None
-                    await self._hello(ws)
-                    async for text in ws:
-                        self._receive(json.loads(text))
-                        if self.done or self._stop.is_set():
-                            break
+                    await self._converse(ws)
             except (OSError, TimeoutError, ConnectionClosed, InvalidHandshake) as exc:
-                if isinstance(exc, ssl.SSLCertVerificationError):
-                    self._end("join.certificate", reason=exc.verify_message or str(exc))
+                if self._failed(exc):
                     break
-                if isinstance(exc, InvalidHandshake) and _status(exc) in (403, 404, 421):
-                    self._end("join.refused_handshake", status=_status(exc))
-                    break
-                if not isinstance(exc, ConnectionClosed):  # say why while trying again
-                    reason = exc.strerror if isinstance(exc, OSError) and exc.strerror \
-                        else str(exc) or type(exc).__name__
-                    self.problem = Problem("join.failed", {"reason": reason})
             except (InvalidURI, ValueError) as exc:
                 self._end("join.failed", reason=str(exc))
                 break
@@ -228,6 +214,33 @@ class RemoteSeat:
             self.phase = Phase.ENDED
         self._notify()
         return self.phase
+
+    async def _converse(self, ws: ClientConnection) -> None:
+        """One connection: say hello, then take every frame until it closes or the end."""
+        self._ws = ws
+        self.connections += 1
+        if self.problem is not None and self.problem.key == "join.failed":
+            self.problem = None
+        await self._hello(ws)
+        async for text in ws:
+            self._receive(json.loads(text))
+            if self.done or self._stop.is_set():
+                break
+
+    def _failed(self, exc: Exception) -> bool:
+        """A connection that failed: ``True`` when retrying cannot help (an untrusted
+        certificate, a refused handshake); else the reason is kept while trying again."""
+        if isinstance(exc, ssl.SSLCertVerificationError):
+            self._ended(certificate_problem(exc))
+            return True
+        if isinstance(exc, InvalidHandshake) and _status(exc) in (403, 404, 421):
+            self._end("join.refused_handshake", status=_status(exc))
+            return True
+        if not isinstance(exc, ConnectionClosed):  # say why while trying again
+            reason = exc.strerror if isinstance(exc, OSError) and exc.strerror \
+                else str(exc) or type(exc).__name__
+            self.problem = Problem("join.failed", {"reason": reason})
+        return False
 
     async def _hello(self, ws: ClientConnection) -> None:
         hello: Frame = {"type": "hello", "protocol": PROTOCOL, "lang": self.lang, "id": "hello"}
@@ -363,7 +376,7 @@ class RemoteSeat:
         if code in _FINAL_BYE:
             if code == "revoked":
                 self._forget()
-            self._end(f"join.bye.{code}")
+            self._end(f"bye.{code}")
 
     def _forget(self) -> None:
         self.token = None
@@ -371,7 +384,10 @@ class RemoteSeat:
             self.book.forget(self.link.key)
 
     def _end(self, key: str, **params: Any) -> None:
-        self.problem = Problem(key, params)
+        self._ended(Problem(key, params))
+
+    def _ended(self, problem: Problem) -> None:
+        self.problem = problem
         self.phase = Phase.ENDED
         self._stop.set()
 
@@ -379,6 +395,48 @@ class RemoteSeat:
         self._changed.set()
         if self.on_change is not None:
             self.on_change()
+
+
+_CERTIFICATE_WHY: Final = {
+    2: "unknown_authority", 18: "unknown_authority", 19: "unknown_authority",
+    20: "unknown_authority", 21: "unknown_authority", 62: "other_name", 64: "other_name",
+    10: "expired", 9: "not_yet_valid"}
+"""OpenSSL's verification codes (``X509_V_ERR_*``) -> why, as a word key
+(``join.cert_why.<why>``); any other code keeps OpenSSL's own words as the detail."""
+
+
+def certificate_problem(exc: ssl.SSLCertVerificationError) -> Problem:
+    """Why a server's certificate is not trusted, as data for the interface to word."""
+    return Problem("join.certificate", {"why": _CERTIFICATE_WHY.get(exc.verify_code or 0, ""),
+                                        "detail": exc.verify_message or str(exc)})
+
+
+def first_contact(link: JoinLink, ssl_context: ssl.SSLContext | None = None, *,
+                  timeout: float = 10.0) -> Problem | None:
+    """Reach *link*'s server once (TCP, and TLS for an https link) before any screen opens:
+    what no retry fixes, as a :class:`Problem` (a certificate this computer does not trust,
+    a name that does not resolve, nothing listening), else ``None``."""
+    parts = urlsplit(link.ws_url)
+    host = parts.hostname or ""
+    port = parts.port or (443 if link.secure else 80)
+    address = parts.netloc
+    try:
+        with socket.create_connection((host, port), timeout=timeout) as raw:
+            if link.secure:
+                context = ssl_context or ssl.create_default_context()
+                with context.wrap_socket(raw, server_hostname=host):
+                    pass
+    except ssl.SSLCertVerificationError as exc:
+        return certificate_problem(exc)
+    except socket.gaierror:
+        return Problem("join.unknown_host", {"host": host})
+    except ConnectionRefusedError:
+        return Problem("join.nothing_there", {"address": address})
+    except (OSError, TimeoutError) as exc:
+        reason = exc.strerror if isinstance(exc, OSError) and exc.strerror \
+            else str(exc) or type(exc).__name__
+        return Problem("join.failed", {"reason": reason})
+    return None
 
 
 def _status(exc: Exception) -> int | None:

@@ -184,15 +184,16 @@ def choose(answer: str, rows: Sequence[NearbyTable]) -> NearbyTable | str | None
     return answer.strip()
 
 
-def pick_table(lang: str, seconds: float = 3.0,
-               ask: Callable[[str], str] = input) -> str | None:
-    """List the tables nearby and ask which one; its join link, or ``None`` (none, or quit)."""
+def pick_table(lang: str, seconds: float = 3.0, ask: Callable[[str], str] = input, *,
+               feltro: str = "feltro", install: str = "pip install -e '.[server]'") -> str | None:
+    """List the tables nearby and ask which one; its join link, or ``None`` (none, or quit).
+    *feltro* and *install* are the commands the messages name, as the player runs them."""
     import typer
 
     try:
         import zeroconf  # noqa: F401
     except ImportError:
-        typer.echo(t("join.lan.needs_zeroconf", lang), err=True)
+        typer.echo(t("join.lan.needs_zeroconf", lang, install=install, feltro=feltro), err=True)
         return None
     import httpx
 
@@ -206,7 +207,7 @@ def pick_table(lang: str, seconds: float = 3.0,
 
     rows = [row for row in listing(browse(seconds), fetch) if row.table_id is not None]
     if not rows:
-        typer.echo(t("join.lan.none", lang), err=True)
+        typer.echo(t("join.lan.none", lang, feltro=feltro), err=True)
         return None
     typer.echo(t("join.lan.title", lang))
     for number, row in enumerate(rows, start=1):

@@ -15,9 +15,9 @@ from rich.text import Text
 
 from feltro.cards import parse_cards
 from feltro.errors import Refusal
-from feltro.i18n import t
+from feltro.i18n import has_key, refusal_words, t
 from feltro.remote.client import Phase, Problem
-from feltro.server.refusals import refusal_words
+from feltro.tui.render import seats_grid
 from feltro.tui.text import cards_text
 
 __all__ = [
@@ -66,8 +66,12 @@ def header_line(state: Frame, lang: str) -> Text:
     parts.append(t("header.blinds", lang, small=settings["small_blind"],
                    big=settings["big_blind"]))
     seated = [s for s in table["seats"] if s.get("occupied")]
-    alive = sum(1 for s in seated if not s.get("out"))
-    parts.append(t("header.players", lang, alive=alive, total=len(seated)))
+    if table["status"] == "lobby":  # seats taken of the table's seats, as the phones show
+        parts.append(t("join.seats_taken", lang, seated=len(seated),
+                       seats=settings.get("seats", len(table["seats"]))))
+    else:
+        alive = sum(1 for s in seated if not s.get("out"))
+        parts.append(t("header.players", lang, alive=alive, total=len(seated)))
     if table["stop"].get("last_hand"):
         parts.append(t("header.time_up", lang))
     code = (table.get("fair") or {}).get("fingerprint")
@@ -76,39 +80,35 @@ def header_line(state: Frame, lang: str) -> Text:
     return Text(" · ".join(parts), style="bold")
 
 
-def fair_warning(bad: dict[int, list[str]], lang: str) -> Text | None:
-    """The warning when a card seen does not match what the table committed to."""
+def fair_warning(bad: dict[int, list[str]], lang: str, feltro: str = "feltro") -> Text | None:
+    """The warning when a card seen does not match what the table committed to (*feltro*:
+    the command that checks the night, as the player runs it)."""
     if not bad:
         return None
     hand = max(bad)
-    return Text(t("join.fair_warning", lang, hand=hand, cards=" ".join(bad[hand])),
+    return Text(t("join.fair_warning", lang, hand=hand, cards=" ".join(bad[hand]),
+                  feltro=feltro),
                 style="bold white on red")
 
 
 def seats_table(state: Frame, lang: str) -> Table:
     """Every occupied seat: position marks, name, stack, bet, cards, and how it stands."""
     table, you = state["table"], state["you"]
-    grid = Table(box=None, padding=(0, 1), expand=False, show_edge=False)
-    grid.add_column(t("seat.seat", lang), justify="right")
-    grid.add_column("", no_wrap=True)
-    grid.add_column(t("seat.name", lang), no_wrap=True, overflow="ellipsis", max_width=18)
-    grid.add_column(t("seat.stack", lang), justify="right")
-    grid.add_column(t("seat.bet", lang), justify="right")
-    grid.add_column(t("seat.cards", lang), no_wrap=True)
+    grid = seats_grid(lang)  # the terminal game's columns
     hand = table.get("hand")
     for entry in table["seats"]:
         if not entry.get("occupied"):
             continue
         seat = entry["seat"]
-        marks = " ".join(t(f"seat.{mark}", lang) for mark in ("button", "small_blind",
+        marks = "/".join(t(f"seat.{mark}", lang) for mark in ("button", "small_blind",
                                                               "big_blind") if entry.get(mark))
         name = Text(seat_name(table, seat, lang))
         if seat == you.get("seat"):
             name.stylize("bold cyan")
-        if hand is not None and not hand["over"] and hand.get("to_act") == seat:
-            name = Text("▶ ").append_text(name)
-        grid.add_row(str(seat), marks, name, str(entry.get("stack", "")),
-                     str(entry.get("bet") or ""), _seat_cards(entry, you, lang))
+        turn = hand is not None and not hand["over"] and hand.get("to_act") == seat
+        grid.add_row(Text("▶" if turn else "", style="bold yellow"), str(seat), name, marks,
+                     str(entry.get("stack", "")), str(entry.get("bet") or ""),
+                     _seat_cards(entry, you, lang))
     return grid
 
 
@@ -136,8 +136,10 @@ def board_line(state: Frame, lang: str) -> Text:
     hand = state["table"].get("hand")
     out = Text(t("table.board", lang) + ": ", style="bold")
     out.append_text(cards_text(card_ids(hand["board"] if hand else []), slots=5))
-    if hand is not None:
-        out.append("   " + t("table.pot", lang, amount=hand["pot_total"]), style="bold")
+    if hand is not None:  # once over, the pot it was played for (the chips are paid out)
+        pot = sum(int(p["amount"]) for p in hand.get("pots", [])) if hand["over"] \
+            else hand["pot_total"]
+        out.append("   " + t("table.pot", lang, amount=pot), style="bold")
     return out
 
 
@@ -184,8 +186,11 @@ def _log_line(table: Frame, entry: Frame, lang: str) -> Text | None:
     if kind == "returned":
         return Text(t("log.returned", lang, name=name, amount=entry["amount"]), style="dim")
     if kind == "show":
-        return Text(t("log.shows", lang, name=name) + " ").append_text(
+        shown = Text(t("log.shows", lang, name=name) + " ").append_text(
             cards_text(card_ids(entry["cards"])))
+        named = next((str(s["hand_name"]) for s in (table.get("hand") or {}).get("showdown", [])
+                      if s.get("seat") == entry.get("seat") and s.get("hand_name")), None)
+        return shown.append(f"  {named}", style="cyan") if named else shown
     if kind == "muck":
         return Text(t("log.mucks", lang, name=name), style="dim")
     if kind == "pot":
@@ -287,17 +292,20 @@ def problem_text(problem: Problem | None, lang: str) -> Text:
     """A refusal or failure in *lang*: a rule's refusal from its data, else its key."""
     if problem is None:
         return Text("")
+    if problem.key == "join.certificate" and "why" in problem.params:
+        why = str(problem.params["why"])
+        reason = t(f"join.cert_why.{why}", lang) if why else str(problem.params["detail"])
+        return Text(t("join.certificate", lang, reason=reason), style="bold red")
     refusal = problem.refusal
     if refusal is not None:
         data = Refusal(str(refusal["rule"]), str(refusal["reason"]),
                        {k: int(v) for k, v in refusal.get("params", {}).items()})
         return Text(refusal_words(data, lang), style="bold red")
     if problem.code is not None:
-        key = f"join.code.{problem.code}"
-        try:
+        key = f"error.{problem.code}"
+        if has_key(key, lang):
             return Text(t(key, lang), style="bold red")
-        except KeyError:
-            return Text(t("join.error", lang, code=problem.code), style="bold red")
+        return Text(t("join.error", lang, code=problem.code), style="bold red")
     return Text(t(problem.key, lang, **problem.params), style="bold red")
 
 
@@ -312,8 +320,9 @@ def series_over(state: Frame, lang: str) -> list[RenderableType]:
     elif names:
         out.append(Text(t("series.co_winners", lang, names=", ".join(names)),
                         style="bold green"))
-    why = ("series.end_last_player" if outcome.get("end") == "last_player"
-           else "series.end_stopped")
+    why = f"series.end_{outcome.get('end')}"
+    if not has_key(why, lang):
+        why = "series.end_stopped"
     out.append(Text(t(why, lang, hands=outcome.get("hands", table.get("hands_played", 0))),
                     style="italic"))
     out.append(Text(""))

@@ -21,12 +21,12 @@ from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from feltro import __version__
-from feltro.server.config import STATIC, ServerConfig
 from feltro.server.guard import Guard, GuardSettings
 from feltro.server.rooms import RoomManager
 from feltro.server.routes import api, pages, seasons, serve_state, ws
 from feltro.server.rules_page import router as rules_router
 from feltro.server.security import install_log_redaction
+from feltro.server.server_config import STATIC, ServerConfig
 
 __all__ = ["STATIC", "ServerConfig", "create_app"]
 

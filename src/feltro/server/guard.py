@@ -20,7 +20,7 @@ memory, parsed or routed before it passed these checks:
   images and websockets), no sniffing, no framing, no referrer.
 
 Checks of the websocket *protocol* itself (hello deadline, per-address connection limits,
-frame sizes) live in :mod:`feltro.server.rooms` and the websocket route: they need the table.
+frame sizes) live in :mod:`feltro.server.admission` and the websocket route: they need the table.
 """
 
 from __future__ import annotations

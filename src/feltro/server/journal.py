@@ -4,7 +4,7 @@ The cards and chips of a table live in its series log (:class:`feltro.store.Seri
 SQLite file per table). Everything around them that the series does not know (who asked for a
 seat, who holds which token hash, who is the host, who is away, each timeout, each time bank,
 every host command) is a record here, committed before anybody hears of it, so a server killed
-with ``kill -9`` comes back with every table as it was (:mod:`feltro.server.game` replays them).
+with ``kill -9`` comes back with every table as it was (:mod:`feltro.server.restore` replays them).
 
 One SQLite file per table (``tables/<table>.journal.sqlite`` in the data folder, next to its
 series log), a :class:`~feltro.sqlitelog.SqliteLog` like the series log: WAL mode,

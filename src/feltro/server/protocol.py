@@ -1,13 +1,10 @@
 """The websocket protocol, version 1: every message a client may send, validated with pydantic,
-the messages the server sends, and the error codes.
+the error codes, and the HTTP body that creates a table.
 
 Messages are JSON objects keyed by ``type`` (``docs/protocol.md`` shows each one with an
 example). Client messages are parsed with :func:`parse_client_message`, which refuses anything
 that is not exactly one of the models below (unknown fields, wrong types, out-of-range numbers,
-over-long strings). The ``state`` message is built by :mod:`feltro.server.views` as the
-``*Out`` models here (serialized with only the fields each view sets); the short frames
-(``ack``, ``error``...) are plain JSON, and the tests validate every frame the server sends
-against these models.
+over-long strings). What the server sends is described in :mod:`feltro.server.outgoing`.
 """
 
 from __future__ import annotations
@@ -18,7 +15,6 @@ from typing import Annotated, Any, Final, Literal
 
 from pydantic import (
     AfterValidator,
-    AliasChoices,
     BaseModel,
     ConfigDict,
     Field,
@@ -27,6 +23,7 @@ from pydantic import (
     model_validator,
 )
 
+from feltro.actions import CALL, CHECK, FOLD, Action, Raise
 from feltro.errors import Refusal
 from feltro.i18n import LANGUAGES
 from feltro.playernames import clean_name, name_key
@@ -39,10 +36,10 @@ __all__ = [
     "CreateTable",
     "ErrorCode",
     "ProtocolError",
-    "ServerMessage",
     "clean_name",
     "error_frame",
     "frame_bytes",
+    "guess_ref",
     "json_depth",
     "name_key",
     "parse_client_message",
@@ -73,7 +70,12 @@ Chips = Annotated[int, Field(ge=1, le=1_000_000_000)]
 
 
 class ErrorCode(StrEnum):
-    """Why the server refused a message. The message changed nothing."""
+    """Why the server refused a message. The message changed nothing.
+
+    Each code has its words in every language of the catalogue (``error.<code>``,
+    :mod:`feltro.i18n`): a client shows those, in its reader's language, and a rule's refusal
+    from its data (the frame's ``refusal``); the frame's ``reason`` is English for logs.
+    """
 
     BAD_JSON = "bad_json"
     """The frame is not a JSON object."""
@@ -99,6 +101,8 @@ class ErrorCode(StrEnum):
     """The message names a seat that is not the sender's, or a seat that cannot be used so."""
     SEAT_TAKEN = "seat_taken"
     """The seat asked for is occupied."""
+    NAME_TAKEN = "name_taken"
+    """``join`` or ``sit`` with a name already at the table (or in a pending request)."""
     TABLE_FULL = "table_full"
     """Every seat is occupied."""
     NO_SUCH_REQUEST = "no_such_request"
@@ -137,8 +141,10 @@ class ErrorCode(StrEnum):
 class ProtocolError(Exception):
     """A refusal to send back to the client as an ``error`` message.
 
-    *refusal*, for a rule's refusal, is the data the client words it from (its rule, reason
-    code and numbers, seats as seats); *reason* is the same in English, for logs and scripts.
+    A client words it from its *code* (``error.<code>`` in the catalogue) or, for a rule's
+    refusal, from *refusal* (its rule, reason code and numbers, seats as seats:
+    ``refusal.<rule>.<reason>``). *reason* is an English line for logs and scripts, like
+    ``str(exc)``: no client shows it to a person or reads it.
     """
 
     def __init__(self, code: ErrorCode, reason: str, *, refusal: Refusal | None = None) -> None:
@@ -216,6 +222,12 @@ class Act(_In):
         if (self.action == "raise") != (self.to is not None):
             raise ValueError("'to' is required for a raise and only for a raise")
         return self
+
+    def engine_action(self) -> Action:
+        """The engine's action for this message (the engine judges whether it is legal)."""
+        if self.to is not None:
+            return Raise(self.to)
+        return {"fold": FOLD, "check": CHECK, "call": CALL}[self.action]
 
 
 class StepAway(_In):
@@ -407,6 +419,20 @@ def json_depth(text: str | bytes) -> int:
     return deepest
 
 
+def guess_ref(text: str | bytes) -> str | None:
+    """The ``id`` of a refused message, when one can be read, to echo as ``ref``."""
+    if frame_bytes(text) > MAX_MESSAGE_BYTES or json_depth(text) > MAX_JSON_DEPTH:
+        return None
+    try:
+        data = json.loads(text)
+    except (ValueError, UnicodeDecodeError, RecursionError):
+        return None
+    ref = data.get("id") if isinstance(data, dict) else None
+    if isinstance(ref, str) and 0 < len(ref) <= 64 and ref.isprintable():
+        return ref
+    return None
+
+
 def error_frame(code: ErrorCode, reason: str, *, ref: str | None = None,
                 refusal: Refusal | None = None) -> str:
     """The JSON text of an ``error`` message (a rule's refusal as data: ``rule`` and
@@ -462,290 +488,3 @@ class CreateTable(BaseModel):
         if self.bank_max_seconds < self.bank_seconds:
             raise ValueError("bank_max_seconds cannot be below bank_seconds")
         return self
-
-
-# --- server -> client (descriptions; views.py builds them) -------------------------------------
-
-
-class _Out(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
-
-class WelcomeOut(_Out):
-    type: Literal["welcome"]
-    protocol: int
-    table_id: str
-    role: Literal["player", "host", "spectator", "pending"]
-    seat: int | None
-    host: bool
-    boot: str
-    """Changes when the server restarts (versions start again)."""
-    ref: str | None = None
-
-
-class SeatRequestOut(_Out):
-    type: Literal["seat_request"]
-    request_id: str
-    status: Literal["pending", "accepted", "refused"]
-    seat: int | None
-    token: str | None = None
-    """Only in the first answer to ``join``, only to the connection that asked: keep it."""
-    ref: str | None = None
-
-
-class AckOut(_Out):
-    type: Literal["ack"]
-    ref: str | None
-    duplicate: bool = False
-
-
-class RefusalOut(_Out):
-    """A rule's refusal as data: the client words it (``refusal.<rule>.<reason>`` in the shared
-    catalogue, filled with *params*). Seats are seats (``seat``, ``to_act_seat``)."""
-
-    rule: str
-    reason: str
-    params: dict[str, int]
-
-
-class ErrorOut(_Out):
-    type: Literal["error"]
-    code: ErrorCode
-    reason: str
-    ref: str | None = None
-    rule: str | None = None
-    refusal: RefusalOut | None = None
-
-
-class PongOut(_Out):
-    type: Literal["pong"]
-    t: int | None
-    server_time: int
-
-
-class ByeOut(_Out):
-    type: Literal["bye"]
-    reason: str
-    code: Literal["revoked", "behind", "flooding", "stopping", "replaced", "crowded",
-                  "hello_timeout"]
-    """Why, for programs: ``revoked`` (the token is no longer valid here), ``behind`` (too far
-    behind), ``flooding``, ``stopping`` (the server is stopping; reconnect), ``replaced`` (the
-    same seat was opened on more devices than allowed: do not reconnect by yourself),
-    ``crowded`` (too many connections had not said hello; reconnect), ``hello_timeout`` (no
-    ``hello`` in time)."""
-
-
-class SeatOut(_Out):
-    seat: int
-    occupied: bool
-    name: str | None = None
-    bot: str | None = None
-    stack: int | None = None
-    bet: int | None = None
-    committed: int | None = None
-    in_hand: bool = False
-    has_cards: bool = False
-    folded: bool = False
-    all_in: bool = False
-    out: bool = False
-    place: int | None = None
-    away: bool = False
-    removed: bool = False
-    connected: bool = False
-    host: bool = False
-    button: bool = False
-    small_blind: bool = False
-    big_blind: bool = False
-    shown: list[str] | None = None
-    mucked: bool = False
-    last_action: dict[str, Any] | None = None
-
-
-class PotOut(_Out):
-    amount: int
-    eligible: list[int]
-    winners: list[int] | None = None
-    shares: list[int] | None = None
-
-
-class ShowOut(_Out):
-    seat: int
-    cards: list[str] | None
-    mucked: bool
-    hand_name: str | None
-
-
-class HandOut(_Out):
-    number: int
-    street: str
-    board: list[str]
-    pots: list[PotOut]
-    pot_total: int
-    current_bet: int
-    to_act: int | None
-    turn: int
-    button: int
-    button_is_dead: bool
-    small_blind: int | None
-    big_blind: int
-    log: list[dict[str, Any]]
-    showdown: list[ShowOut]
-    over: bool
-    returned: dict[str, int] | None
-    net: dict[str, int] | None
-
-
-class TimerOut(_Out):
-    seat: int
-    hand: int
-    turn: int
-    started_at: int
-    action_ends_at: int
-    ends_at: int
-    bank_ms: int
-    grace: bool
-    server_time: int
-
-
-class StandingOut(_Out):
-    place: int
-    seat: int
-    name: str
-    bot: str | None
-    stack: int
-    out_in_hand: int | None
-
-
-class EliminationOut(_Out):
-    seat: int
-    name: str
-    place: int
-    hand: int
-
-
-class StopOut(_Out):
-    at: str | None
-    remaining_s: int | None
-    requested: bool
-    last_hand: bool
-
-
-class OutcomeOut(_Out):
-    end: str
-    winners: list[int]
-    names: list[str]
-    stacks: dict[str, int]
-    hands: int
-
-
-TableStatus = Literal["lobby", "playing", "paused", "over", "broken", "stalled"]
-
-
-class FairCardOut(_Out):
-    index: int
-    card: str
-    salt: str
-
-
-class FairNextOut(_Out):
-    hand: int
-    commitment: str
-    contributed: list[int]
-
-
-class FairHandOut(_Out):
-    number: int
-    commitment: str
-    contributions: dict[str, str]
-    positions: list[str]
-    chain: str
-    board: list[FairCardOut]
-    secret: str | None = None
-    seed: str | None = None
-
-
-class FairOut(_Out):
-    scheme: str
-    table: str
-    reveal: Literal["hand", "series"]
-    next: FairNextOut | None
-    hand: FairHandOut | None
-    fingerprint: str | None
-
-
-class FairOwnOut(_Out):
-    hand: int
-    cards: list[FairCardOut]
-
-
-class TableOut(_Out):
-    id: str
-    name: str
-    status: TableStatus
-    settings: dict[str, Any]
-    seats: list[SeatOut]
-    hand: HandOut | None
-    timer: TimerOut | None
-    standings: list[StandingOut]
-    eliminations: list[EliminationOut]
-    stop: StopOut
-    outcome: OutcomeOut | None
-    paused: bool
-    pause_pending: bool
-    next_hand_at: int | None
-    hands_played: int
-    problem: str | None
-    fair: FairOut | None = None
-
-
-class LegalOut(_Out):
-    hand: int
-    turn: int
-    fold: bool
-    check: bool
-    call: int
-    raise_: dict[str, int] | None = Field(validation_alias=AliasChoices("raise", "raise_"),
-                                          serialization_alias="raise")
-    refusals: dict[str, str]
-    refusal_details: dict[str, RefusalOut]
-
-
-class RequestOut(_Out):
-    request_id: str
-    name: str
-    seat: int | None
-
-
-class YouOut(_Out):
-    role: Literal["player", "host", "spectator", "pending"]
-    seat: int | None
-    name: str | None
-    host: bool
-    lang: str
-    hole: list[str] | None
-    hand_name: str | None
-    legal: LegalOut | None
-    away: bool
-    bank_ms: int | None
-    timeouts: int
-    request: dict[str, Any] | None
-    requests: list[RequestOut] | None
-    bots: list[str] | None
-    fair: FairOwnOut | None = None
-
-
-class StateOut(_Out):
-    type: Literal["state"]
-    version: int
-    boot: str
-    server_time: int
-    table: TableOut
-    you: YouOut
-
-
-ServerMessage = Annotated[
-    WelcomeOut | SeatRequestOut | AckOut | ErrorOut | PongOut | ByeOut | StateOut,
-    Field(discriminator="type"),
-]
-SERVER_MESSAGE = TypeAdapter[Any](ServerMessage)
-"""Validates a server frame (used by the tests on every frame)."""

@@ -1,27 +1,25 @@
 """Refusals for the players of a table: the engine's :class:`~feltro.errors.Refusal` (rule,
-reason code, numbers) with hand positions turned into seats, its error code, and its words.
+reason code, numbers), its error code, and its words.
 
 The engine names hand positions in a refusal's numbers (``position``, ``to_act``); a table's
-players know seats. :func:`seat_refusal` maps them on the data (``position`` becomes ``seat``,
-``to_act`` becomes ``to_act_seat``, the names a session uses for seats); nothing here reads
-an English sentence. The words come from the shared catalogue (:mod:`feltro.i18n`, keys
-``refusal.<rule>.<reason>``), the same catalogue the web pages word the refusal with in the
-reader's language.
+players know seats, and the seated series maps them on the data
+(:func:`feltro.session.seat_refusal`: ``position`` becomes ``seat``, ``to_act`` becomes
+``to_act_seat``). Nothing here judges a rule or reads an English sentence. The words come
+from the one catalogue (:mod:`feltro.i18n`, keys ``refusal.<rule>.<reason>``,
+:func:`~feltro.i18n.refusal_words`), the same catalogue the web pages and ``feltro join`` word
+the refusal with in the reader's language.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from typing import Final
 
 from feltro.errors import Refusal
-from feltro.i18n import t
-from feltro.server.protocol import ErrorCode
+from feltro.i18n import refusal_words
+from feltro.server.protocol import ErrorCode, ProtocolError
+from feltro.session import seat_refusal
 
-__all__ = ["SEAT_REFUSALS", "error_code", "refusal_words", "seat_refusal"]
-
-_POSITION_PARAMS: Final = {"position": "seat", "to_act": "to_act_seat"}
-"""Numbers that name a hand position, and the name of the same number as a seat."""
+__all__ = ["SEAT_REFUSALS", "error_code", "refusal_error", "refusal_words", "seat_refusal"]
 
 SEAT_REFUSALS: Final = (
     ("B2", "not-your-turn"),
@@ -39,9 +37,9 @@ SEAT_REFUSALS: Final = (
     ("B10", "capped"),
     ("B10", "fixed-size"),
 )
-"""The refusals a player's action at a table can meet (the series deals the cards itself):
-each has its sentence in every catalogue (``refusal.<rule>.<reason>``); any other is worded as
-``refusal.other``."""
+"""The refusals a player's action at a table can meet (the series deals the cards itself).
+Every refusal has its sentence in every catalogue (``refusal.<rule>.<reason>``,
+:func:`feltro.i18n.refusal_words`)."""
 
 _CODES: Final = {
     "not-your-turn": ErrorCode.NOT_YOUR_TURN,
@@ -59,34 +57,16 @@ _CODES: Final = {
 }
 
 
-def seat_refusal(refusal: Refusal, order: Sequence[int]) -> Refusal:
-    """*refusal* with its hand positions as seats (*order*: position -> seat).
-
-    >>> seat_refusal(Refusal("B2", "not-your-turn", {"position": 1, "to_act": 0}), (4, 7))
-    Refusal(rule='B2', reason='not-your-turn', params={'seat': 7, 'to_act_seat': 4})
-    """
-    params: dict[str, int] = {}
-    for name, value in refusal.params.items():
-        seat_name = _POSITION_PARAMS.get(name)
-        if seat_name is not None and 0 <= value < len(order):
-            params[seat_name] = order[value]
-        else:
-            params[name] = value
-    return Refusal(refusal.rule, refusal.reason, params)
-
-
 def error_code(refusal: Refusal) -> ErrorCode:
     """The protocol's error code for *refusal* (``illegal_action`` for any rule without one)."""
     return _CODES.get(refusal.reason, ErrorCode.ILLEGAL_ACTION)
 
 
-def refusal_words(refusal: Refusal, lang: str = "en") -> str:
-    """*refusal* (seats already seats) as a sentence in *lang*, from the shared catalogue.
+def refusal_error(refusal: Refusal) -> ProtocolError:
+    """The engine's *refusal* (seats already seats: :meth:`feltro.session.Session.act`) as it
+    reaches a player: its error code and its words. Nothing is judged here: the engine did.
 
-    >>> refusal_words(Refusal("B3", "owes", {"owed": 4}))
-    "You can't check: there is a bet to you, 4 to call (B3)."
+    >>> refusal_error(Refusal("B3", "owes", {"owed": 4})).code
+    <ErrorCode.ILLEGAL_CHECK: 'illegal_check'>
     """
-    try:
-        return t(f"refusal.{refusal.rule}.{refusal.reason}", lang, **refusal.params)
-    except KeyError:
-        return t("refusal.other", lang, rule=refusal.rule, detail=refusal.reason)
+    return ProtocolError(error_code(refusal), refusal_words(refusal), refusal=refusal)

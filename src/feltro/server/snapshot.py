@@ -1,27 +1,31 @@
 """What the views need to know about a table at one moment: :class:`TableSnapshot`.
 
-:meth:`TableGame.snapshot <feltro.server.game.TableGame.snapshot>` builds one under the room's
-lock; :mod:`feltro.server.views` reads it and nothing else, so no view reaches through the store
-into the series and the hand. A snapshot is read-only; the only cards it can give out beyond the
-public ones are one seat's own (:meth:`TableSnapshot.own_view`), for that seat's own view.
+A snapshot is computed when the table changes (:meth:`LiveTable.snapshot
+<feltro.server.live_table.LiveTable.snapshot>`, under the room's lock) and is plain data from
+then on: public parts, and each dealt-in seat's own part (:class:`OwnHand`: its hole cards, its
+legal actions when it is to act, the salts of its own cards). It holds no live object (no hand,
+no series, no fair dealer), so :mod:`feltro.server.views` cannot reach past it, and a snapshot
+sent a second later still says what the table was (``tests/server/test_pure_snapshots.py``).
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from feltro.hand import Hand
-from feltro.series import HandSummary, Outcome, Standing
-from feltro.server.fairplay import FairPlay
-from feltro.server.model import SeatRequest, SeatState, TableSettings
-from feltro.server.protocol import TableStatus
+from feltro.cards import Card
+from feltro.legal import LegalActions
+from feltro.series import Outcome, Standing
+from feltro.server.lobby import SeatRequest, SeatState
+from feltro.server.outgoing import TableStatus
+from feltro.server.table_settings import TableSettings
 from feltro.table import Seating
 from feltro.view import SeatView
 
-__all__ = ["HandSnapshot", "SeriesSnapshot", "TableSnapshot", "TurnClock"]
+__all__ = ["FinishedHand", "HandSnapshot", "OwnHand", "SeriesSnapshot", "TableSnapshot",
+           "TurnTimer"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -42,6 +46,28 @@ class HandSnapshot:
 
 
 @dataclass(frozen=True, slots=True)
+class OwnHand:
+    """What one dealt-in seat alone may see of the hand, beyond the public part."""
+
+    hole: tuple[Card, ...]
+    """Its own hole cards."""
+    legal: LegalActions | None
+    """Its legal actions, when it is to act in a hand being played."""
+    fair: Mapping[str, Any] | None
+    """The salts of its own cards (its ``you.fair``), at a table with the fair dealer."""
+
+
+@dataclass(frozen=True, slots=True)
+class FinishedHand:
+    """A finished hand's chips (a point of the chips chart)."""
+
+    number: int
+    stacks_after: Mapping[int, int]
+    """Seat -> chips after the pots were paid."""
+    eliminated: tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True)
 class SeriesSnapshot:
     """The series, once started."""
 
@@ -56,14 +82,15 @@ class SeriesSnapshot:
     outcome: Outcome | None
     players: Mapping[int, str]
     starting_stack: int
-    summaries: Sequence[HandSummary]
+    finished: Sequence[FinishedHand]
+    """The hands played, oldest first."""
     stop_requested: bool
     should_stop: bool
     """Whether the series ends after the hand in progress (asked, or a stop condition met)."""
 
 
 @dataclass(frozen=True, slots=True)
-class TurnClock:
+class TurnTimer:
     """The timer of the turn in progress (monotonic seconds)."""
 
     seat: int
@@ -95,31 +122,16 @@ class TableSnapshot:
     turn_key: tuple[int, int] | None
     banks: Mapping[int, int]
     """Seat -> its time bank now (ms)."""
-    clock: TurnClock | None
+    clock: TurnTimer | None
     series: SeriesSnapshot | None
     hand: HandSnapshot | None
+    own: Mapping[int, OwnHand]
+    """Seat -> its own part of the hand (:class:`OwnHand`), for the seats dealt in."""
     mono_now: float
     wall_now: datetime
-    _hand: Hand | None = field(default=None, repr=False)
     fair: Mapping[str, Any] | None = None
-    """The public part of the verifiable shuffle (:meth:`FairPlay.public`)."""
-    _fair: FairPlay | None = field(default=None, repr=False)
-
-    def own_fair(self, seat: int) -> dict[str, Any] | None:
-        """The salts of *seat*'s own hole cards (its ``you.fair``), if it is dealt in."""
-        current, series = self.hand, self.series
-        if self._fair is None or current is None or series is None \
-                or seat not in current.seating.order:
-            return None
-        return self._fair.own(self._hand, current.number, current.seating.position_of(seat),
-                              len(current.seating.order))
-
-    def own_view(self, seat: int) -> SeatView | None:
-        """What *seat* itself sees of the hand (its own cards only), if it is dealt in."""
-        hand, current = self._hand, self.hand
-        if hand is None or current is None or seat not in current.seating.order:
-            return None
-        return hand.view(current.seating.position_of(seat))
+    """The public part of the verifiable shuffle (:meth:`FairPlay.public
+    <feltro.server.fairplay.FairPlay.public>`)."""
 
     def pending_requests(self) -> list[SeatRequest]:
         """Requests waiting for the host, oldest first."""

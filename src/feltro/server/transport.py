@@ -10,7 +10,7 @@ protocol also bounds what a stranger can hold without ever finishing a request (
   its previous response, else it is closed.
 
 A websocket leaves this protocol when it is upgraded; from then on the rooms bound it (hello
-deadline, per-address budgets, :mod:`feltro.server.rooms`).
+deadline, per-address budgets, :mod:`feltro.server.admission`).
 """
 
 from __future__ import annotations

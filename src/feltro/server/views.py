@@ -7,8 +7,14 @@ This is the one place where cards become JSON, so the secrecy rule is kept here:
   the host page, the ``/table`` screen, spectators, busted players). Its cards are the board and
   the cards shown at the showdown, nothing else: it is built from the engine's public view
   (:meth:`Hand.public_view`) and the public log, which never hold private cards.
-* ``you`` (:func:`you_view`) is the receiver's own part: its seat's hole cards come from
-  :meth:`Hand.view` for *that* seat's position only, and its legal actions when it is to act.
+* ``you`` (:func:`you_view`) is the receiver's own part: its seat's own part of the snapshot
+  (:class:`~feltro.server.snapshot.OwnHand`: its hole cards, its legal actions when it is to act,
+  its salts) and nobody else's.
+
+Views read the snapshot and nothing else: it is plain data, computed when the table changed
+(no view can call back into the live hand or the fair dealer). The legal actions are the
+engine's, sent as they are, with what the phone needs to label its buttons (a call that puts
+the player all in, a first bet, the quick sizes), so that the phone never works out a rule.
 
 Each section of the state has its own small function. Cards are always JSON arrays of
 two-character strings (``"As"``, ``"Td"``), never inside text.
@@ -23,14 +29,14 @@ from typing import Any
 from feltro.bots import BOT_KINDS
 from feltro.cards import Card
 from feltro.evaluator import evaluate
-from feltro.hand import LegalActions
+from feltro.legal import LegalActions
 from feltro.names import describe_class
 from feltro.pots import collected_pots
+from feltro.series import End
 from feltro.server.clock import epoch_ms
-from feltro.server.game import problem_text
-from feltro.server.handlog import cards_json
-from feltro.server.model import Identity
-from feltro.server.protocol import (
+from feltro.server.hand_log import cards_json
+from feltro.server.lobby import Identity
+from feltro.server.outgoing import (
     EliminationOut,
     FairOut,
     FairOwnOut,
@@ -41,6 +47,7 @@ from feltro.server.protocol import (
     RefusalOut,
     RequestOut,
     SeatOut,
+    SeriesEnd,
     ShowOut,
     StandingOut,
     StopOut,
@@ -48,10 +55,13 @@ from feltro.server.protocol import (
     TimerOut,
     YouOut,
 )
-from feltro.server.refusals import refusal_words, seat_refusal
-from feltro.server.snapshot import HandSnapshot, SeriesSnapshot, TableSnapshot
+from feltro.server.problems import problem_text
+from feltro.server.refusals import seat_refusal
+from feltro.server.snapshot import HandSnapshot, OwnHand, SeriesSnapshot, TableSnapshot
+from feltro.session import raise_sizes
+from feltro.view import SeatView
 
-__all__ = ["chips_view", "hand_name", "state_frame", "table_view", "you_view"]
+__all__ = ["chips_view", "hand_name", "state_text", "summary_view", "table_view", "you_view"]
 
 
 def hand_name(hole: Sequence[Card], board: Sequence[Card], lang: str) -> str | None:
@@ -78,7 +88,7 @@ def _to_ms(snap: TableSnapshot, moment: float) -> int:
 def table_view(snap: TableSnapshot, lang: str) -> TableOut:
     """The public part of the state (see the module docstring)."""
     series = snap.series
-    outcome = _outcome(series)
+    outcome = _outcome(series, ended_on_request=snap.stop_logged)
     return TableOut(
         id=snap.table_id, name=snap.settings.name, status=snap.status,
         settings=snap.settings.to_dict(),
@@ -87,7 +97,7 @@ def table_view(snap: TableSnapshot, lang: str) -> TableOut:
         eliminations=_eliminations(series), stop=_stop(snap), outcome=outcome,
         paused=snap.paused, pause_pending=snap.paused and snap.in_hand,
         next_hand_at=_next_hand_at(snap, outcome is not None),
-        hands_played=len(series.summaries) if series is not None else 0,
+        hands_played=len(series.finished) if series is not None else 0,
         problem=_problem(snap, lang), **_fair(snap))
 
 
@@ -229,11 +239,16 @@ def _stop(snap: TableSnapshot) -> StopOut:
         last_hand=snap.in_hand and series is not None and series.should_stop)
 
 
-def _outcome(series: SeriesSnapshot | None) -> OutcomeOut | None:
+def _outcome(series: SeriesSnapshot | None, *, ended_on_request: bool) -> OutcomeOut | None:
+    """How the series ended: ``last_player`` (G4), ``stopped`` at the agreed time or hand
+    count, or ``ended`` when the host ended it (both G6)."""
     if series is None or series.outcome is None:
         return None
     result = series.outcome
-    return OutcomeOut(end=result.end.value, winners=list(result.winners),
+    end: SeriesEnd = "last_player" if result.end is End.LAST_PLAYER else "stopped"
+    if end == "stopped" and ended_on_request:
+        end = "ended"
+    return OutcomeOut(end=end, winners=list(result.winners),
                       names=[series.players[s] for s in result.winners],
                       stacks={str(s): c for s, c in sorted(result.stacks.items())},
                       hands=result.hands)
@@ -268,10 +283,9 @@ def you_view(snap: TableSnapshot, identity: Identity | None, lang: str) -> YouOu
         state = snap.seats[seat]
         fields.update(name=state.name, away=state.away, timeouts=state.timeouts,
                       bank_ms=snap.banks[seat] if snap.settings.timed else None)
-        fields.update(_own_cards(snap, seat, lang))
-        own_fair = snap.own_fair(seat)
-        if own_fair is not None:
-            fields["fair"] = FairOwnOut.model_validate(own_fair)
+        own = snap.own.get(seat)  # this seat's own part only
+        if own is not None and snap.hand is not None:
+            fields.update(_own_cards(own, snap.hand, lang))
     if host:
         fields["requests"] = [RequestOut(request_id=r.request_id, name=r.name, seat=r.seat)
                               for r in snap.pending_requests()]
@@ -279,34 +293,39 @@ def you_view(snap: TableSnapshot, identity: Identity | None, lang: str) -> YouOu
     return YouOut(**fields)
 
 
-def _own_cards(snap: TableSnapshot, seat: int, lang: str) -> dict[str, Any]:
-    view = snap.own_view(seat)  # this seat's cards only
-    if view is None:
-        return {}
-    hole = [card for card in view.hole or () if card is not None]
-    fields: dict[str, Any] = {"hole": cards_json(hole),
-                              "hand_name": hand_name(hole, view.board, lang)}
-    legal = view.legal
-    series = snap.series
-    if (legal and snap.turn_key is not None and series is not None and series.in_hand
-            and snap.hand is not None):
-        fields["legal"] = _legal(legal, snap.turn_key, snap.hand.seating.order)
+def _own_cards(own: OwnHand, hand: HandSnapshot, lang: str) -> dict[str, Any]:
+    fields: dict[str, Any] = {"hole": cards_json(own.hole),
+                              "hand_name": hand_name(own.hole, hand.public.board, lang)}
+    if own.legal:
+        fields["legal"] = _legal(own.legal, hand)
+    if own.fair is not None:
+        fields["fair"] = FairOwnOut.model_validate(own.fair)
     return fields
 
 
-def _legal(legal: LegalActions, key: tuple[int, int], order: tuple[int, ...]) -> LegalOut:
+def _legal(legal: LegalActions, hand: HandSnapshot) -> LegalOut:
+    """The engine's legal actions as they are, seats as seats, with the labels' facts."""
+    order, public = hand.seating.order, hand.public
     seated = {kind: seat_refusal(refusal, order)
               for kind, refusal in legal.refusal_details.items()}
     raise_range = ({"min": legal.min_raise_to, "max": legal.max_raise_to}
                    if legal.min_raise_to is not None and legal.max_raise_to is not None
                    else None)
+    position = legal.position
+    assert position is not None
     return LegalOut(
-        hand=key[0], turn=key[1], fold=legal.can_fold, check=legal.can_check,
+        hand=hand.number, turn=hand.turn, fold=legal.can_fold, check=legal.can_check,
         call=legal.call_amount, raise_=raise_range,
-        refusals={kind: refusal_words(refusal) for kind, refusal in seated.items()},
         refusal_details={kind: RefusalOut(rule=refusal.rule, reason=refusal.reason,
                                           params=dict(refusal.params))
-                         for kind, refusal in seated.items()})
+                         for kind, refusal in seated.items()},
+        call_all_in=0 < legal.call_amount == public.stacks[position],
+        bet=public.current_bet == 0, sizes=_sizes(public, legal))
+
+
+def _sizes(public: SeatView, legal: LegalActions) -> dict[str, int] | None:
+    sizes = raise_sizes(public, legal)
+    return dict(sizes) if sizes else None
 
 
 # --- other ----------------------------------------------------------------------------------
@@ -331,16 +350,19 @@ def chips_view(snap: TableSnapshot) -> dict[str, Any]:
         "start": {str(s): series.starting_stack for s in series.players},
         "hands": [{"hand": h.number,
                    "stacks": {str(s): c for s, c in sorted(h.stacks_after.items())},
-                   "eliminated": list(h.eliminated)} for h in series.summaries],
+                   "eliminated": list(h.eliminated)} for h in series.finished],
     }
 
 
-def state_frame(version: int, boot: str, server_time: int, table_text: str,
-                you: YouOut) -> str:
-    """The ``state`` message: the shared public text spliced with the receiver's own part."""
+def state_text(snap: TableSnapshot, identity: Identity | None, lang: str, *, version: int,
+               boot: str, public: dict[str, str]) -> str:
+    """The ``state`` message for one receiver: the public part, worded once per language
+    (*public* caches its text by language), spliced with the receiver's own part."""
+    if lang not in public:
+        public[lang] = dump(table_view(snap, lang))
     return (f'{{"type":"state","version":{version},"boot":{json.dumps(boot)},'
-            f'"server_time":{server_time},"table":{table_text},'
-            f'"you":{dump(you)}}}')
+            f'"server_time":{epoch_ms(snap.wall_now)},"table":{public[lang]},'
+            f'"you":{dump(you_view(snap, identity, lang))}}}')
 
 
 def dump(model: TableOut | YouOut) -> str:

@@ -46,6 +46,8 @@ class PlayApp(App[None]):
     :param on_hand_end: called with the session after each hand ends (saving it).
     :param saved_to: where the hands are saved, to tell the players at the end.
     :param resumable: whether quitting keeps the series (a durable log) for ``--resume``.
+    :param feltro: the command that runs feltro where the player is (``.venv/bin/feltro``),
+        as messages name it.
     """
 
     CSS_PATH = "feltro.tcss"
@@ -62,6 +64,7 @@ class PlayApp(App[None]):
         on_hand_end: Callable[[Session], None] | None = None,
         saved_to: Path | str | None = None,
         resumable: bool = False,
+        feltro: str = "feltro",
     ) -> None:
         super().__init__()
         self.session = session
@@ -71,6 +74,7 @@ class PlayApp(App[None]):
         self._on_hand_end = on_hand_end
         self.saved_to = str(saved_to) if saved_to is not None else None
         self.resumable = resumable
+        self.feltro = feltro
         self.table = TableScreen(session, self.lang)
         self._too_small: TooSmallScreen | None = None
         self._table_up = False  # the guard waits for the table (a resize may come first)
@@ -102,7 +106,7 @@ class PlayApp(App[None]):
 
     def ask_quit(self) -> None:
         """Ask whether to leave (the series stays resumable) or end the series (G6)."""
-        self.show(QuitScreen.build(self.lang, self.resumable), self._quit_answer)
+        self.show(QuitScreen.build(self.lang, self.resumable, self.feltro), self._quit_answer)
 
     def _quit_answer(self, answer: str | None) -> None:
         if answer == "quit":

@@ -7,7 +7,13 @@ Each series gets ``series/<id>/`` (the id is the local start time, ``20250101-21
 
     series.sqlite   the durable log (feltro.store): resume from it
     players.json    who sits where: people and bots (with their level), and the language
+    number          the series' number, a shorter name than its id (1, 2, 3...)
     hands/0001.phh  every finished hand as PHH, with seats, players and the button's seat
+
+Numbers are given in the order series start and never given twice (``series.last-number``,
+next to ``series/``, remembers the highest, even once that series is deleted), so
+``feltro history 3`` always means the same series: a new series, or a deleted one, renumbers
+nothing.
 """
 
 from __future__ import annotations
@@ -33,6 +39,8 @@ __all__ = [
 ]
 
 _PLAYERS_FORMAT = "feltro-players/1"
+_NUMBER_FILE = "number"
+_LAST_NUMBER = "series.last-number"
 
 
 @dataclass(frozen=True)
@@ -60,6 +68,15 @@ class SeriesFolder:
     def hands(self) -> Path:
         """The folder of PHH files."""
         return self.path / "hands"
+
+    @property
+    def number(self) -> int | None:
+        """The series' number (``None`` until :func:`number_series` gives it one)."""
+        try:
+            text = (self.path / _NUMBER_FILE).read_text(encoding="ascii").strip()
+        except (OSError, UnicodeDecodeError):
+            return None
+        return int(text) if text.isdigit() else None
 
     def hand_file(self, number: int) -> Path:
         """The PHH file of hand *number*."""
@@ -116,7 +133,8 @@ class SeriesFolder:
 
 
 def new_series_folder(root: Path, now: datetime) -> SeriesFolder:
-    """A new, empty series folder under *root* named after *now* (``-2``, ``-3`` if taken)."""
+    """A new, empty series folder under *root* named after *now* (``-2``, ``-3`` if taken),
+    with the next number."""
     base = now.strftime("%Y%m%d-%H%M%S")
     series = root / "series"
     private_folder(series)
@@ -126,8 +144,36 @@ def new_series_folder(root: Path, now: datetime) -> SeriesFolder:
             (series / name).mkdir(mode=0o700)
         except FileExistsError:
             continue
+        number_series(root, also=(series / name,))
         return SeriesFolder(series / name)
     raise StoreError(f"{series}: cannot find a free folder name for {base}")
+
+
+def number_series(root: Path, also: Sequence[Path] = ()) -> None:
+    """Give every series under *root* without a number (and the folders *also*, new ones
+    without a log yet) the next numbers, oldest first. Numbers are never reused."""
+    series = root / "series"
+    folders = sorted({*_series_folders(series), *also}, key=lambda p: p.name)
+    missing = [p for p in folders if SeriesFolder(p).number is None]
+    if not missing:
+        return
+    last_file = root / _LAST_NUMBER
+    try:
+        last = int(last_file.read_text(encoding="ascii").strip() or 0)
+    except (OSError, ValueError):
+        last = 0
+    last = max([last, *(SeriesFolder(p).number or 0 for p in folders)])
+    for folder in missing:
+        last += 1
+        (folder / _NUMBER_FILE).write_text(f"{last}\n", encoding="ascii")
+    last_file.write_text(f"{last}\n", encoding="ascii")
+
+
+def _series_folders(series: Path) -> list[Path]:
+    """The folders of *series* that hold a series log."""
+    if not series.is_dir():
+        return []
+    return [p for p in series.iterdir() if (p / "series.sqlite").is_file()]
 
 
 @dataclass(frozen=True)
@@ -171,30 +217,25 @@ def series_info(folder: SeriesFolder) -> SeriesInfo:
 
 
 def list_series(root: Path) -> list[SeriesInfo]:
-    """Every series under *root*, newest first."""
-    series = root / "series"
-    if not series.is_dir():
-        return []
-    folders = sorted((p for p in series.iterdir() if (p / "series.sqlite").is_file()),
-                     key=lambda p: p.name, reverse=True)
+    """Every series under *root*, newest first (each numbered, see the module docstring)."""
+    number_series(root)
+    folders = sorted(_series_folders(root / "series"), key=lambda p: p.name, reverse=True)
     return [series_info(SeriesFolder(p)) for p in folders]
 
 
 def find_series(root: Path, key: str | None) -> SeriesFolder | None:
-    """A series by id, unique id prefix, or number in the newest-first list (1 = newest);
-    ``None`` or ``"last"`` gives the newest."""
-    series = root / "series"
-    if not series.is_dir():
-        return None
-    names = sorted((p.name for p in series.iterdir() if (p / "series.sqlite").is_file()),
-                   reverse=True)
-    if not names:
+    """A series by id, unique id prefix, or number (up to three digits: ``feltro history``
+    lists them); ``None`` or ``"last"`` gives the newest."""
+    number_series(root)
+    folders = sorted(_series_folders(root / "series"), key=lambda p: p.name, reverse=True)
+    if not folders:
         return None
     if key is None or key in ("last", "latest"):
-        return SeriesFolder(series / names[0])
-    if key in names:
-        return SeriesFolder(series / key)
-    if key.isdigit() and 1 <= int(key) <= len(names) and len(key) <= 3:
-        return SeriesFolder(series / names[int(key) - 1])
-    matches = [n for n in names if n.startswith(key)]
-    return SeriesFolder(series / matches[0]) if len(matches) == 1 else None
+        return SeriesFolder(folders[0])
+    by_number = {SeriesFolder(p).number: p for p in folders}
+    if key.isdigit() and len(key) <= 3:
+        found = by_number.get(int(key))
+        return SeriesFolder(found) if found is not None else None
+    matches = [p for p in folders if p.name == key] or \
+        [p for p in folders if p.name.startswith(key)]
+    return SeriesFolder(matches[0]) if len(matches) == 1 else None

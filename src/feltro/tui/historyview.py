@@ -144,19 +144,20 @@ def step_view(record: HandRecord, steps: Sequence[Step], index: int, lang: str,
     return Group(head, Text(""), table, Text(""), board, Text(""), *log[-8:])
 
 
-def print_series(infos: Sequence[SeriesInfo], root: Path, lang: str) -> None:
-    """The list of series, newest first."""
+def print_series(infos: Sequence[SeriesInfo], root: Path, lang: str,
+                 feltro: str = "feltro") -> None:
+    """The list of series, newest first (*feltro*: the command, as the player runs it)."""
     console = Console()
     if not infos:
-        console.print(t("history.none", lang, path=str(root)))
+        console.print(t("history.none", lang, path=str(root), feltro=feltro))
         return
     table = Table(title=t("history.title", lang))
-    table.add_column("", justify="right")
+    table.add_column("#", justify="right")  # the series number (never changes)
     table.add_column(t("history.series", lang))
     table.add_column(t("history.players", lang))
     table.add_column(t("history.hands", lang), justify="right")
     table.add_column(t("history.state", lang))
-    for number, info in enumerate(infos, 1):
+    for info in infos:
         names = {p.seat: t("seat.bot_name", lang, name=p.name) if p.is_bot else p.name
                  for p in info.players}
         if info.problem:
@@ -166,14 +167,15 @@ def print_series(infos: Sequence[SeriesInfo], root: Path, lang: str) -> None:
                       names=", ".join(names.get(s, str(s)) for s in info.winners))
         else:
             state = t("history.unfinished", lang)
-        table.add_row(str(number), info.folder.id, ", ".join(names.values()), str(info.hands),
-                      state)
+        table.add_row(str(info.folder.number or ""), info.folder.id, ", ".join(names.values()),
+                      str(info.hands), state)
     console.print(table)
-    console.print(t("history.usage", lang))
+    console.print(t("history.usage", lang, feltro=feltro))
 
 
-def print_hands(folder: SeriesFolder, lang: str) -> None:
-    """The hands of one series: button, pot, winners."""
+def print_hands(folder: SeriesFolder, lang: str, feltro: str = "feltro") -> None:
+    """The hands of one series: button, pot, winners (*feltro*: the command, as the player
+    runs it)."""
     console = Console()
     table = Table(title=t("history.series_title", lang, id=folder.id))
     table.add_column(t("history.hand", lang), justify="right")
@@ -203,7 +205,7 @@ def print_hands(folder: SeriesFolder, lang: str) -> None:
             winners = [f"{names[p]} +{amount}" for p, amount in won.items() if amount]
         table.add_row(str(number), cards_text(final.board), str(pot), ", ".join(winners))
     console.print(table)
-    console.print(t("history.hand_usage", lang, id=folder.id))
+    console.print(t("history.hand_usage", lang, id=folder.id, feltro=feltro))
 
 
 def print_steps(folder: SeriesFolder, number: int, lang: str) -> None:

@@ -20,6 +20,7 @@ from feltro.hand import SeatView
 from feltro.i18n import t
 from feltro.series import End, Standing
 from feltro.session import Player, Session
+from feltro.table import Seating
 from feltro.tui.text import (
     LogContext,
     cards_text,
@@ -39,6 +40,7 @@ __all__ = [
     "header_line",
     "mine_line",
     "result_lines",
+    "seats_grid",
     "seats_table",
     "series_over",
     "showdown",
@@ -85,9 +87,11 @@ def header_line(session: Session, lang: str, now: datetime) -> Text:
     return line
 
 
-def seats_table(session: Session, viewer: int | None, lang: str) -> Table:
-    """One row per seat: turn marker, seat, name, button and blinds, stack, bet, cards."""
-    table = Table(box=None, padding=(0, 1, 0, 0), expand=True, show_edge=False)
+def seats_grid(lang: str) -> Table:
+    """The seats' columns (turn marker, seat, name, button and blinds, stack, bet, cards), for
+    this game and ``feltro join``: fixed widths that hold their headers in every language; the
+    name takes what is left, and is cut last."""
+    table = Table(box=None, padding=(0, 1, 0, 0), expand=True, show_edge=False, pad_edge=False)
     table.add_column("", width=1, no_wrap=True)
     table.add_column(t("seat.seat", lang), justify="right", width=2, no_wrap=True)
     table.add_column(t("seat.name", lang), ratio=1, no_wrap=True, overflow="ellipsis")
@@ -95,6 +99,12 @@ def seats_table(session: Session, viewer: int | None, lang: str) -> Table:
     table.add_column(t("seat.stack", lang), justify="right", width=6, no_wrap=True)
     table.add_column(t("seat.bet", lang), justify="right", width=6, no_wrap=True)
     table.add_column(t("seat.cards", lang), width=12, no_wrap=True, overflow="ellipsis")
+    return table
+
+
+def seats_table(session: Session, viewer: int | None, lang: str) -> Table:
+    """One row per seat (:func:`seats_grid`)."""
+    table = seats_grid(lang)
     seating = session.seating
     view = _view(session, viewer) if seating is not None else None
     stacks = session.series.stacks
@@ -102,16 +112,7 @@ def seats_table(session: Session, viewer: int | None, lang: str) -> Table:
     for seat, player in session.players.items():
         name = Text(display_name(player, lang),
                     style="bold" if seat == viewer else ("italic" if player.is_bot else ""))
-        role = ""
-        if seating is not None:
-            if seat == seating.button and seat == seating.small_blind:  # heads-up (D6)
-                role = t("seat.button", lang) + "/" + t("seat.small_blind", lang)
-            elif seat == seating.button:
-                role = t("seat.button", lang)
-            elif seat == seating.small_blind:
-                role = t("seat.small_blind", lang)
-            elif seat == seating.big_blind:
-                role = t("seat.big_blind", lang)
+        role = _role(seating, seat, lang) if seating is not None else ""
         position = session.position_of(seat) if seating is not None else None
         if view is None or position is None:
             out = stacks.get(seat, 0) == 0
@@ -126,6 +127,16 @@ def seats_table(session: Session, viewer: int | None, lang: str) -> Table:
                       str(view.stacks[position]), bet, _seat_cards(view, position, lang),
                       style="dim" if view.folded[position] else "")
     return table
+
+
+def _role(seating: Seating, seat: int, lang: str) -> str:
+    """``D``, ``SB``, ``BB``, or ``D/SB`` heads-up (D6), in *lang*."""
+    if seat == seating.button and seat == seating.small_blind:
+        return t("seat.button", lang) + "/" + t("seat.small_blind", lang)
+    for role in ("button", "small_blind", "big_blind"):
+        if seat == getattr(seating, role):
+            return t(f"seat.{role}", lang)
+    return ""
 
 
 def _seat_cards(view: SeatView, position: int, lang: str) -> Text:
@@ -360,7 +371,10 @@ def series_over(session: Session, lang: str) -> list[RenderableType]:
     else:
         out.append(Text(t("series.co_winners", lang, names=", ".join(names)),
                         style="bold green"))
-    why = "series.end_last_player" if outcome.end is End.LAST_PLAYER else "series.end_stopped"
+    config = session.series.config
+    agreed = config.stop_at is not None or config.max_hands is not None
+    why = ("series.end_last_player" if outcome.end is End.LAST_PLAYER
+           else "series.end_stopped" if agreed else "series.end_ended")
     reason = Text(t(why, lang, hands=outcome.hands), style="italic")
     rule = end_rule(session)
     if rule is not None:

@@ -8,6 +8,7 @@ Each takes what it shows when it is made and answers a few keys; the table scree
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from rich.console import Group, RenderableType
@@ -24,7 +25,9 @@ if TYPE_CHECKING:
     from feltro.tui.app import PlayApp
 
 __all__ = [
+    "REMOTE_KEYS",
     "HelpScreen",
+    "HelpTerms",
     "LogScreen",
     "PrivacyScreen",
     "QuitScreen",
@@ -93,6 +96,23 @@ class LogScreen(_Panel):
             lambda: self.query_one(".panel-body", VerticalScroll).scroll_end(animate=False))
 
 
+_HELP_KEYS = ("fold", "check_call", "sizes", "amount", "next", "standings", "log", "quit")
+"""The keys of the terminal game, as the help panel lists them (``help.<key>``)."""
+
+REMOTE_KEYS = ("fold", "check_call", "sizes", "amount", "standings", "leave_seat")
+"""The keys of a seat played from afar (``feltro join``): no next hand, log or ending."""
+
+
+@dataclass(frozen=True, slots=True)
+class HelpTerms:
+    """What the help panel says of this table: its keys (``help.<key>``), stack and blinds."""
+
+    keys: tuple[str, ...] = _HELP_KEYS
+    stack: int = 200
+    small_blind: int = 1
+    big_blind: int = 2
+
+
 class RulesScreen(_Panel):
     """Help: the keys, then the whole house rules document (:mod:`feltro.rules`), scrollable.
 
@@ -106,18 +126,22 @@ class RulesScreen(_Panel):
         "home": "scroll_home", "end": "scroll_end",
     }
 
-    def __init__(self, lang: str, focus: str | None = None) -> None:
+    def __init__(self, lang: str, focus: str | None = None,
+                 terms: HelpTerms = HelpTerms()) -> None:
         super().__init__(Text(""), t("rules.scroll", lang))
         self.lang = lang
         self.focus_rule = focus
         """The rule shown first (its id), or ``None`` for the top."""
+        self.terms = terms
 
     @classmethod
-    def build(cls, lang: str, focus: str | None = None) -> RulesScreen:
-        """The keys and the rules in *lang*, opened at rule *focus* when it is one."""
+    def build(cls, lang: str, focus: str | None = None,
+              terms: HelpTerms = HelpTerms()) -> RulesScreen:
+        """The keys and the rules in *lang* (this table's *terms*), opened at rule *focus*
+        when it is one."""
         from feltro.rules import RULE_IDS
 
-        return cls(lang, focus if focus in RULE_IDS else None)
+        return cls(lang, focus if focus in RULE_IDS else None, terms)
 
     def compose(self) -> ComposeResult:
         from rich.markdown import Markdown
@@ -125,9 +149,11 @@ class RulesScreen(_Panel):
         from feltro.rules import blocks
 
         keys = [Text(t("help.title", self.lang), style="bold"), Text("")]
-        keys += [Text(t(f"help.{key}", self.lang)) for key in _HELP_KEYS]
+        terms = self.terms
+        keys += [Text(t(f"help.{key}", self.lang)) for key in terms.keys]
         keys += [Text(t("rules.help", self.lang)), Text(""),
-                 Text(t("help.rules", self.lang), style="italic")]
+                 Text(t("help.rules", self.lang, stack=terms.stack, small=terms.small_blind,
+                        big=terms.big_blind), style="italic")]
         with Vertical(classes="panel wide rules"):
             with VerticalScroll(classes="panel-body", id="rules-body"):
                 yield Static(Group(*keys), id="rules-keys")
@@ -158,8 +184,6 @@ class RulesScreen(_Panel):
 HelpScreen = RulesScreen
 """The help panel is the Rules screen: the keys come first."""
 
-_HELP_KEYS = ("fold", "check_call", "sizes", "amount", "next", "standings", "log", "quit")
-
 
 class QuitScreen(_Panel):
     """Leave now (the series is saved) or end the series after this hand (G6)."""
@@ -167,10 +191,12 @@ class QuitScreen(_Panel):
     CLOSE_KEYS: ClassVar[frozenset[str]] = frozenset({"escape", "n"})
 
     @classmethod
-    def build(cls, lang: str, resumable: bool) -> QuitScreen:
-        """The quit question in *lang*; *resumable* when the series has a durable log."""
+    def build(cls, lang: str, resumable: bool, feltro: str = "feltro") -> QuitScreen:
+        """The quit question in *lang*; *resumable* when the series has a durable log, which
+        the command *feltro* (as the player runs it) continues."""
         lines = [Text(t("quit.title", lang), style="bold"), Text("")]
-        lines.append(Text(t("quit.saved" if resumable else "quit.not_saved", lang)))
+        lines.append(Text(t("quit.saved" if resumable else "quit.not_saved", lang,
+                            feltro=feltro)))
         lines.append(Text(""))
         lines.append(Text(t("quit.keys", lang)))
         screen = cls(Group(*lines), t("quit.hint", lang))
@@ -194,12 +220,13 @@ class SeriesOverScreen(Screen[None]):
     ``?`` reads the rule that ended it (*rule*, G4 or G6) in *lang*."""
 
     def __init__(self, body: Sequence[RenderableType], hint: str, *, lang: str = "en",
-                 rule: str | None = None) -> None:
+                 rule: str | None = None, terms: HelpTerms = HelpTerms()) -> None:
         super().__init__()
         self._body = body
         self._hint = hint
         self._lang = lang
         self._rule = rule
+        self._terms = terms
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="panel wide"):
@@ -212,7 +239,7 @@ class SeriesOverScreen(Screen[None]):
         if event.key in ("enter", "q", "escape", "space"):
             self.app.exit()
         elif event.key == "question_mark":
-            self.app.push_screen(RulesScreen.build(self._lang, self._rule))
+            self.app.push_screen(RulesScreen.build(self._lang, self._rule, self._terms))
 
 
 class PrivacyScreen(Screen[None]):

@@ -17,7 +17,6 @@ and Q quit work in every mode.
 
 from __future__ import annotations
 
-import functools
 from typing import TYPE_CHECKING
 
 from rich.console import Group
@@ -30,10 +29,11 @@ from textual.widgets import RichLog, Static
 
 from feltro.actions import CALL, CHECK, FOLD, Action, Raise
 from feltro.errors import IllegalActionError
-from feltro.hand import LegalActions, SeatView
-from feltro.i18n import t
-from feltro.tui import render
+from feltro.hand import SeatView
+from feltro.i18n import refusal_words, t
+from feltro.tui import render, turn
 from feltro.tui.screens import (
+    HelpTerms,
     LogScreen,
     PrivacyScreen,
     RulesScreen,
@@ -188,11 +188,29 @@ class TableScreen(Screen[None]):
             # shows each hand go by.
             self.set_timer(0.05, self._continue)
             return
+        stale = self._close_panels()  # opened during the hand: one panel at a time
         if summary is not None and _at_showdown(session) >= 2:
             self.play_app.show(
                 ShowdownScreen(render.showdown(session, self.lang),
                                t("result.continue", self.lang)),
                 self._after_showdown)
+        elif StandingsScreen in stale:
+            self._show_standings()  # the standings after this hand, not before it
+
+    def _close_panels(self) -> list[type[Screen[str]]]:
+        """Close the standings, log or rules panel on top (what it shows is a hand old);
+        the kinds closed."""
+        closed: list[type[Screen[str]]] = []
+        while isinstance(self.app.screen, StandingsScreen | LogScreen | RulesScreen):
+            closed.append(type(self.app.screen))
+            self.app.pop_screen()
+        return closed
+
+    def _show_standings(self) -> None:
+        self.play_app.show(StandingsScreen(
+            Group(Text(t("standings.title", self.lang), style="bold"), Text(""),
+                  render.standings_table(self.session.standings(), self.session, self.lang)),
+            t("panel.close", self.lang)))
 
     def _after_showdown(self, key: str | None) -> None:
         if key == "enter":
@@ -215,7 +233,8 @@ class TableScreen(Screen[None]):
             body.append(Text(""))
             body.append(Text(t("series.saved", self.lang, path=saved), style="dim"))
         self.play_app.show(SeriesOverScreen(body, t("series.quit_hint", self.lang),
-                                            lang=self.lang, rule=render.end_rule(self.session)))
+                                            lang=self.lang, rule=render.end_rule(self.session),
+                                            terms=self._help_terms()))
 
     # --- keys ----------------------------------------------------------------------------------
 
@@ -228,16 +247,13 @@ class TableScreen(Screen[None]):
         if key == "q":
             self.play_app.ask_quit()
         elif key == "s":
-            self.play_app.show(StandingsScreen(
-                Group(Text(t("standings.title", self.lang), style="bold"), Text(""),
-                      render.standings_table(self.session.standings(), self.session,
-                                             self.lang)),
-                t("panel.close", self.lang)))
+            self._show_standings()
         elif key == "l":
             lines = render.hand_log(self.session, self.lang, self.viewer)
             self.play_app.show(LogScreen(Group(*lines), t("panel.scroll", self.lang)))
         elif key == "question_mark":
-            self.play_app.show(RulesScreen.build(self.lang, self.cited_rule()))
+            self.play_app.show(RulesScreen.build(self.lang, self.cited_rule(),
+                                                 self._help_terms()))
         elif self.mode == "confirm_fold":
             if key in self._keys_for("fold"):
                 self._play(FOLD)
@@ -255,6 +271,11 @@ class TableScreen(Screen[None]):
                 self.advance()
             else:
                 self._continue()
+
+    def _help_terms(self) -> HelpTerms:
+        config = self.session.series.config
+        return HelpTerms(stack=config.starting_stack, small_blind=config.small_blind,
+                         big_blind=config.big_blind)
 
     def _spectating(self) -> bool:
         return not any(self.session.series.stacks.get(s, 0) for s in self.session.humans)
@@ -274,10 +295,10 @@ class TableScreen(Screen[None]):
         elif key in self._keys_for("passive") or (key in ("x", "k") and legal.can_check):
             self._play(CHECK if legal.can_check else CALL)
         elif key in ("x", "k"):
-            self._refuse(refusal("check", view, legal, self.lang), _rule_of(legal, "check"))
+            self._refuse(refusal("check", legal, self.lang), turn.rule_of(legal, "check"))
         elif key in _SIZE_KEYS or key in self._keys_for("amount"):
             if not legal.can_raise:
-                self._refuse(refusal("raise", view, legal, self.lang), _rule_of(legal, "raise"))
+                self._refuse(refusal("raise", legal, self.lang), turn.rule_of(legal, "raise"))
                 return
             if key not in _SIZE_KEYS:
                 self.mode = "amount"
@@ -316,18 +337,13 @@ class TableScreen(Screen[None]):
         self.refresh_all()
 
     def _keys_for(self, action: str) -> frozenset[str]:
-        """The keys of *action* (``fold``, ``passive``, ``amount``): this language's letter
-        and the English one, which always works."""
-        return frozenset((t(f"key.{action}", self.lang), t(f"key.{action}", "en")))
-
-    def _label(self, action: str) -> Text:
-        return _key(t(f"key.{action}", self.lang).upper())
+        return turn.keys_for(action, self.lang)
 
     def _refuse(self, reason: str | None, rule: str | None = None) -> None:
         """Show *reason*; *rule* is the rule it cites (as data, never read from the words)."""
         if reason:
             self.message = Text(reason, style="bold red")
-            cited = rule if rule in _known_rules() else None
+            cited = rule if rule in turn.known_rules() else None
             self._cited = (self.message, cited)
             if cited is not None:
                 self.message.append("  " + t("rules.open_hint", self.lang, rule=cited),
@@ -346,8 +362,7 @@ class TableScreen(Screen[None]):
         """The rule why raising is not offered now (B7, B8, B10), when it is not."""
         if self.mode != "act" or self._my_view() is None:
             return None
-        rule = _rule_of(self.session.legal(), "raise")
-        return rule if rule in _known_rules() else None
+        return turn.standing_rule(self.session.legal())
 
     def _play(self, action: Action) -> None:
         seat = self.session.human_to_act
@@ -357,8 +372,7 @@ class TableScreen(Screen[None]):
             self.session.act(seat, action)
         except IllegalActionError as exc:
             self.mode = "act"
-            self._refuse(t("refusal.other", self.lang, rule=exc.rule, detail=exc.message),
-                         exc.rule)
+            self._refuse(refusal_words(exc.refusal, self.lang), exc.rule)
             return
         self.message = None
         if self.hotseat:
@@ -384,112 +398,17 @@ class TableScreen(Screen[None]):
         log.clear()
         for line in render.hand_log(session, lang, self.viewer):
             log.write(line)
+        self.call_after_refresh(log.scroll_end, animate=False)  # the first draw too
         self.query_one("#board", Static).update(render.board_line(session, lang))
         self.query_one("#mine", Static).update(render.mine_line(session, self.viewer, lang))
-        self.query_one("#status", Static).update(self._status())
-        self.query_one("#actions", Static).update(self._actions())
-        self.query_one("#message", Static).update(self.message or self._standing_reason())
-        self.query_one("#keys", Static).update(Text(self._keys(), style="dim"))
-
-    def _status(self) -> Text:
-        session, lang = self.session, self.lang
-        seat = session.to_act
-        if self.mode == "hand_over":
-            key = "status.hand_over_last" if session.is_over else "status.hand_over"
-            return Text(t(key, lang, number=session.hand_number), style="bold")
-        if seat is None:
-            return Text("")
-        name = render.display_name(session.players[seat], lang)
-        if self.mode in ("act", "amount", "confirm_fold"):
-            legal = session.legal()
-            line = Text(t("status.your_turn", lang, name=name), style="bold yellow")
-            if legal.call_amount:
-                line.append("  " + t("status.to_call", lang, amount=legal.call_amount))
-            return line
-        if self.mode == "privacy":
-            return Text(t("status.waiting_privacy", lang, name=name), style="dim")
-        if session.players[seat].is_bot:
-            return Text(t("status.bot_thinking", lang, name=name), style="dim")
-        return Text(t("status.waiting", lang, name=name), style="dim")
-
-    def _actions(self) -> Text | Group:
-        lang = self.lang
-        if self.mode == "hand_over":
-            lines = render.result_lines(self.session, lang)
-            hint = "result.continue_over" if self.session.is_over else "result.continue"
-            lines = [*lines[:3], Text(t(hint, lang), style="bold")]
-            return Group(*lines)
-        if self.mode not in ("act", "amount", "confirm_fold"):
-            if self._spectating() and self.session.hand_number:
-                return Text(t("status.spectating", lang), style="dim")
-            return Text("")
-        legal = self.session.legal()
-        view = self._my_view()
-        if view is None:
-            return Text("")
-        first = Text()
-        first.append(self._label("fold"))
-        first.append(t("act.fold", lang) + "   ")
-        first.append(self._label("passive"))
-        if legal.can_check:
-            first.append(t("act.check", lang) + "   ")
-        elif legal.call_amount >= view.stacks[view.position or 0]:
-            first.append(t("act.call_all_in", lang, amount=legal.call_amount) + "   ")
-        else:
-            first.append(t("act.call", lang, amount=legal.call_amount) + "   ")
-        if legal.can_raise:
-            first.append(self._label("amount"))
-            verb = "act.bet_to" if view.current_bet == 0 else "act.raise_to"
-            first.append(t(verb, lang) + "…")
-        second = Text()
-        if self.mode == "amount":
-            verb = "act.bet_prompt" if view.current_bet == 0 else "act.raise_prompt"
-            second.append(t(verb, lang, min=legal.min_raise_to, max=legal.max_raise_to) + " ",
-                          style="bold")
-            second.append(self.typed + "▏", style="reverse")
-            second.append("   " + t("act.amount_keys", lang), style="dim")
-        else:
-            sizes = raise_sizes(view, legal)
-            numbers = ("1", "2", "3", "4") if len(sizes) > 1 else ("4",) * len(sizes)
-            for number, (name, amount) in zip(numbers, sizes, strict=True):
-                second.append(_key(number))
-                second.append(t(f"act.size_{name}", lang, amount=amount) + "  ")
-        return Group(first, second)
-
-    def _standing_reason(self) -> Text:
-        """Why raising is not offered now, citing the rule (B7, B8, B10)."""
-        if self.mode not in ("act",):
-            return Text("")
-        view = self._my_view()
-        if view is None:
-            return Text("")
-        reason = refusal("raise", view, self.session.legal(), self.lang)
-        text = Text(reason or "", style="yellow")
-        rule_id = self._standing_rule() if reason else None
-        if rule_id is not None:
-            text.append("  " + t("rules.open_hint", self.lang, rule=rule_id), style="dim")
-        return text
-
-    def _keys(self) -> str:
-        keys = t("keys.common", self.lang)
-        if self.mode in ("bots", "hand_over") and self._spectating() and not self.fast_forward:
-            keys = t("keys.fast_forward", self.lang) + " · " + keys
-        return keys
-
-
-@functools.cache
-def _known_rules() -> frozenset[str]:
-    """The rule ids the rules document defines (read once, when a refusal first cites one)."""
-    from feltro.rules import RULE_IDS
-
-    return frozenset(RULE_IDS)
-
-
-def _rule_of(legal: LegalActions, kind: str) -> str | None:
-    """The rule why *kind* (``check``/``raise``) is not offered, from the engine's data."""
-    detail = legal.refusal_details.get(kind)
-    return detail.rule if detail is not None else None
-
+        self.query_one("#status", Static).update(turn.status_line(session, self.mode, lang))
+        self.query_one("#actions", Static).update(turn.action_lines(
+            session, self._my_view(), self.mode, self.typed, self._spectating(), lang))
+        reason = turn.standing_reason(self._my_view(), session.legal(), lang) \
+            if self.mode == "act" else Text("")
+        self.query_one("#message", Static).update(self.message or reason)
+        self.query_one("#keys", Static).update(
+            turn.keys_line(self.mode, self._spectating(), self.fast_forward, lang))
 
 def _at_showdown(session: Session) -> int:
     """How many players reached the showdown: those who showed and those who mucked (the
@@ -497,8 +416,4 @@ def _at_showdown(session: Session) -> int:
     from feltro.events import CardsMucked, CardsShown
 
     return sum(isinstance(e, CardsShown | CardsMucked) for e in session.public_view().events)
-
-
-def _key(label: str) -> Text:
-    return Text(f"[{label}] ", style="bold reverse")
 

@@ -27,9 +27,10 @@ from feltro.events import (
     Street,
     UncalledReturned,
 )
-from feltro.hand import LegalActions, PotResult, SeatView
-from feltro.i18n import t
+from feltro.hand import LegalActions, PotResult
+from feltro.i18n import refusal_words, t
 from feltro.names import describe_class
+from feltro.session import raise_sizes  # the sizes the phones are offered too
 
 __all__ = [
     "AmountError",
@@ -108,30 +109,6 @@ def lower_first(text: str) -> str:
 # --- bet sizes and typed amounts --------------------------------------------------------------
 
 
-def raise_sizes(view: SeatView, legal: LegalActions) -> list[tuple[str, int]]:
-    """The quick sizes offered for a bet or raise: ``[("min", 4), ("half_pot", 5), ...]``.
-
-    Amounts are "to" totals clipped into the legal range: the minimum (B6), half the pot and
-    the pot (the pot after calling, on top of the call) and all-in. When the only raise is an
-    all-in for less than a full raise (B7) only ``("all_in", n)`` is offered; none when
-    raising is closed.
-    """
-    low, high = legal.min_raise_to, legal.max_raise_to
-    if low is None or high is None:
-        return []
-    if low == high:
-        return [("all_in", high)]
-    pot_after_call = view.pot + legal.call_amount
-    half = view.current_bet + pot_after_call // 2
-    full = view.current_bet + pot_after_call
-    return [
-        ("min", low),
-        ("half_pot", min(max(half, low), high)),
-        ("pot", min(max(full, low), high)),
-        ("all_in", high),
-    ]
-
-
 @dataclass(frozen=True, slots=True)
 class AmountError:
     """Why a typed amount was refused: a message key and its parameters."""
@@ -168,26 +145,14 @@ def parse_amount(text: str, legal: LegalActions) -> int | AmountError:
     return amount
 
 
-def refusal(kind: str, view: SeatView, legal: LegalActions, lang: str) -> str | None:
+def refusal(kind: str, legal: LegalActions, lang: str) -> str | None:
     """Why *kind* (``"check"`` or ``"raise"``) is not offered, citing the rule; else ``None``.
 
-    The rule id and numbers come from the engine's :attr:`LegalActions.refusal_details`; the
-    sentence from the catalogue.
+    The rule, reason code and numbers come from the engine's :attr:`LegalActions.refusal_details`;
+    the sentence from the catalogue (``refusal.<rule>.<reason>``, as on every interface).
     """
     detail = legal.refusal_details.get(kind)
-    if detail is None:
-        return None
-    rule = detail.rule
-    me = view.position
-    params: dict[str, object] = {"rule": rule, "owed": legal.call_amount,
-                                 "bet": view.current_bet, **detail.params}
-    if me is not None:
-        params["total"] = view.stacks[me] + view.bets[me]
-    key = f"refusal.{kind}.{rule}"
-    try:
-        return t(key, lang, **params)
-    except KeyError:
-        return t("refusal.other", lang, rule=rule, detail=legal.refusal_message(kind))
+    return None if detail is None else refusal_words(detail, lang)
 
 
 # --- the hand log -----------------------------------------------------------------------------

@@ -6,7 +6,7 @@
 
 A route finds what it works with on the application it is mounted on (:func:`serve_state`
 puts it there): ``app.state.manager`` (the :class:`~feltro.server.rooms.RoomManager`),
-``app.state.config`` (the :class:`~feltro.server.config.ServerConfig`) and
+``app.state.config`` (the :class:`~feltro.server.server_config.ServerConfig`) and
 ``app.state.creators`` (per-address rate limits of table creation). So each router can be
 mounted and tested on its own: ``app = FastAPI(); serve_state(app, config, manager);
 app.include_router(api.router)``.
@@ -19,9 +19,10 @@ from typing import cast
 from fastapi import FastAPI, HTTPException
 from starlette.requests import HTTPConnection
 
-from feltro.server.config import ServerConfig
-from feltro.server.rooms import Room, RoomManager
+from feltro.server.room import Room
+from feltro.server.rooms import RoomManager
 from feltro.server.security import TokenBucket
+from feltro.server.server_config import ServerConfig
 
 __all__ = ["base_url", "config_of", "creators_of", "manager_of", "room_of", "serve_state"]
 

@@ -32,7 +32,6 @@ from feltro.errors import FeltroError, HistoryError, StoreError
 from feltro.server.archive import ArchivedTable
 from feltro.server.fairplay import FairPlay
 from feltro.server.histories import fair_export, player_histories
-from feltro.server.model import TableSettings
 from feltro.server.protocol import (
     MAX_MESSAGE_BYTES,
     PROTOCOL_VERSION,
@@ -40,9 +39,11 @@ from feltro.server.protocol import (
     ErrorCode,
     ProtocolError,
 )
-from feltro.server.rooms import Room, RoomManager
+from feltro.server.room import Room
+from feltro.server.rooms import RoomManager
 from feltro.server.routes import base_url, config_of, creators_of, manager_of, room_of
 from feltro.server.security import TokenBucket, hash_token
+from feltro.server.table_settings import TableSettings
 from feltro.server.views import chips_view, summary_view
 from feltro.store import SeriesStore
 
@@ -102,7 +103,7 @@ async def create_table(request: Request) -> dict[str, Any]:
         log.error("a new table cannot be saved: %s", exc)
         raise HTTPException(503, "the server cannot save a new table right now; try again "
                             "in a moment") from None
-    table_id = room.game.table_id
+    table_id = room.table.table_id
     base = base_url(request)
     return {"table_id": table_id, "host_token": token,
             "host_url": f"{base}host/{table_id}#{token}",
@@ -144,7 +145,7 @@ async def table_summary(table_id: str, request: Request) -> dict[str, Any]:
     async with room.lock:
         summary = _summary(room)
     summary["join_url"] = f"{base_url(request)}join/{table_id}"
-    summary["settings"] = room.game.settings.to_dict()
+    summary["settings"] = room.table.settings.to_dict()
     return summary
 
 
@@ -172,15 +173,15 @@ async def histories(table_id: str, body: HistoriesRequest, request: Request) -> 
     else:
         room = room_of(request, table_id)
         async with room.lock:  # a table's step runs in a writer thread: read between steps
-            game = room.game
-            identity = game.identify(body.token)
+            table = room.table
+            identity = table.lobby.identify(body.token)
             if identity is None or identity.role != "player" or identity.seat is None:
                 raise HTTPException(403, "that is not a seat token of this table")
-            if game.store is None:
+            if table.store is None:
                 raise HTTPException(409, "the series has not started")
             seat = identity.seat
             try:
-                text = player_histories(game.store, seat, game.fairplay)
+                text = player_histories(table.store, seat, table.fairplay)
             except HistoryError as exc:
                 raise HTTPException(409, str(exc)) from None
     name = f"feltro-{table_id}-seat{seat}.phhs"
@@ -197,7 +198,7 @@ async def chips(table_id: str, request: Request) -> dict[str, Any]:
         return dict(archived.chips)
     room = room_of(request, table_id)
     async with room.lock:
-        return chips_view(room.game.snapshot())
+        return chips_view(room.table.snapshot())
 
 
 @router.get("/api/tables/{table_id}/fairness")
@@ -213,12 +214,12 @@ async def fairness(table_id: str, request: Request) -> dict[str, Any]:
             return fair_export(store, fair)
     room = room_of(request, table_id)
     async with room.lock:  # a table's step runs in a writer thread: read between steps
-        game = room.game
-        if game.store is None or game.fairplay is None:
+        table = room.table
+        if table.store is None or table.fairplay is None:
             raise HTTPException(409, "this table has no verifiable shuffle to export (its "
                                      "series has not started, or started before the fair "
                                      "dealer)")
-        return fair_export(game.store, game.fairplay)
+        return fair_export(table.store, table.fairplay)
 
 
 def _archived_histories(manager: RoomManager, archived: ArchivedTable, seat: int) -> str:
@@ -257,9 +258,9 @@ def _archived_store(manager: RoomManager, archived: ArchivedTable
 def _summary(room: Room) -> dict[str, Any]:
     """A table's summary, without waiting: while a step runs in a writer thread (its lock is
     held), the state last sent to its players; else the table as it is."""
-    latest = room._latest
-    snap = latest[1] if room.lock.locked() and latest is not None else room.game.snapshot()
-    return summary_view(snap, room.game.created_at)
+    latest = room.latest
+    snap = latest[1] if room.lock.locked() and latest is not None else room.table.snapshot()
+    return summary_view(snap, room.table.created_at)
 
 
 def qr_svg(text: str) -> bytes:

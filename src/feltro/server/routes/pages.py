@@ -80,10 +80,10 @@ for _address, _module in PAGES.items():
                          name=f"page_{_module}")
 
 
-@router.get("/static/i18n/shared/{lang}.json")
+@router.get("/static/i18n/{lang}.json")
 async def shared_catalogue(lang: str) -> Response:
-    """The terminal game's catalogue (:mod:`feltro.i18n`), served straight from its TOML so that
-    the pages and the terminal can never drift apart."""
+    """The one catalogue of every interface (:mod:`feltro.i18n`), served straight from its TOML
+    so that the pages and the terminal can never drift apart."""
     if lang not in LANGUAGES:
         return JSONResponse({"error": f"unknown language {lang!r}"}, status_code=404)
     return JSONResponse(dict(catalogue(lang)), headers={"cache-control": "no-cache"})

@@ -49,7 +49,7 @@ from feltro.server.security import TokenBucket, hash_token, same_hash
 if TYPE_CHECKING:
     from feltro.series import Series
     from feltro.server.archive import ArchivedTable
-    from feltro.server.game import TableGame
+    from feltro.server.live_table import LiveTable
     from feltro.server.rooms import RoomManager
 
 __all__ = ["router", "season_view"]
@@ -257,7 +257,7 @@ async def table_night(request: Request, table_id: str, token: str, *,
     room = manager.rooms.get(table_id)
     if room is not None:
         async with room.lock:  # a table's step runs in a writer thread: read between steps
-            return _live_night(room.game, token, finished)
+            return _live_night(room.table, token, finished)
     archived = manager.archive.get(table_id)
     if archived is None:
         raise SeasonError("no-table", f"no table {table_id}", table=table_id)
@@ -277,18 +277,18 @@ def _not_at_table(table_id: str) -> SeasonError:
                        table=table_id)
 
 
-def _live_night(game: TableGame, token: str, finished: bool) -> Night:
-    """A table in memory (:class:`~feltro.server.game.TableGame`)."""
-    identity = game.identify(token)
+def _live_night(table: LiveTable, token: str, finished: bool) -> Night:
+    """A table in memory (:class:`~feltro.server.live_table.LiveTable`)."""
+    identity = table.lobby.identify(token)
     if identity is None or identity.role not in ("host", "player"):
-        raise _not_at_table(game.table_id)
+        raise _not_at_table(table.table_id)
     if not finished:
-        return _empty(game.table_id)
-    if game.store is None or not game.store.series.is_over:
-        raise SeasonError("not-over", f"{game.settings.name}: the series is not over yet",
-                          series=game.settings.name)
-    bots = {seat for seat, state in game.seats.items() if state.bot is not None}
-    return _night(game.table_id, game.settings.name, game.created_at, game.store.series, bots)
+        return _empty(table.table_id)
+    if table.store is None or not table.store.series.is_over:
+        raise SeasonError("not-over", f"{table.settings.name}: the series is not over yet",
+                          series=table.settings.name)
+    bots = {seat for seat, state in table.seats.items() if state.bot is not None}
+    return _night(table.table_id, table.settings.name, table.created_at, table.store.series, bots)
 
 
 def _archived_night(manager: RoomManager, archived: ArchivedTable, token: str,

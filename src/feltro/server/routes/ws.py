@@ -1,7 +1,7 @@
 """``WS /ws/{table_id}``: the game protocol (:mod:`feltro.server.protocol`).
 
 The origin is checked first (a page of another site may not drive a table); the frames are then
-handed to the table's :class:`~feltro.server.rooms.Room`, and sent back by the connection's own
+handed to the table's :class:`~feltro.server.room.Room`, and sent back by the connection's own
 writer task.
 """
 
@@ -13,8 +13,9 @@ import logging
 
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 
+from feltro.server.connection import SEND_TIMEOUT, Connection
 from feltro.server.protocol import ErrorCode, error_frame
-from feltro.server.rooms import SEND_TIMEOUT, Connection, Room
+from feltro.server.room import Room
 from feltro.server.routes import config_of, manager_of
 from feltro.server.security import origin_allowed
 

@@ -18,11 +18,12 @@ const KNOWN = shellLanguages();
 export const LANGUAGES = KNOWN.map((entry) => entry.code);
 const LANG_NAMES = Object.fromEntries(KNOWN.map((entry) => [entry.code, entry.name]));
 
-// Two layers, both per language: the shared catalogue of every feltro interface (the terminal
-// game's `src/feltro/i18n/*.toml`, keys such as "act.fold"), served by the server as JSON at
-// `/static/i18n/shared/<lang>.json` straight from those files, and
-// the web pages' own words ("web.*", `/static/i18n/<lang>.json`).
-const layers = { web: {}, shared: {}, webEn: {}, sharedEn: {} };
+// The one catalogue of every feltro interface (`src/feltro/i18n/*.toml`, keys such as "act.fold",
+// "web.host.start", "error.not_host", "refusal.B8.not-reopened"), served by the server as JSON
+// at `/static/i18n/<lang>.json` straight from those files. English stays loaded underneath, for
+// any key a translation lacks.
+let words = {};
+let english = {};
 let current = "en";
 
 /** The language saved on this device, else the one asked in the URL (`?lang=`), else the
@@ -52,23 +53,11 @@ async function fetchJson(url) {
   return response.json();
 }
 
-async function fetchBoth(code) {
-  const [web, shared] = await Promise.all([fetchJson(`/static/i18n/${code}.json`),
-                                           fetchJson(`/static/i18n/shared/${code}.json`)]);
-  return { web, shared };
-}
-
 /** Load *code* (and English underneath, for any key a translation lacks). */
 export async function loadLang(code) {
   if (!LANGUAGES.includes(code)) code = "en";
-  if (!Object.keys(layers.webEn).length) {
-    const english = await fetchBoth("en");
-    layers.webEn = english.web;
-    layers.sharedEn = english.shared;
-  }
-  const chosen = code === "en" ? { web: layers.webEn, shared: layers.sharedEn } : await fetchBoth(code);
-  layers.web = chosen.web;
-  layers.shared = chosen.shared;
+  if (!Object.keys(english).length) english = await fetchJson("/static/i18n/en.json");
+  words = code === "en" ? english : await fetchJson(`/static/i18n/${code}.json`);
   current = code;
   document.documentElement.lang = code;
   try {
@@ -95,9 +84,26 @@ export function lang() {
   return current;
 }
 
+/** The form of a counting message (`<key>.one`, `<key>.other`) its count asks for: "one" when
+ *  the last number among its placeholders is 1 (the rule of `feltro.i18n.plural_form`). */
+function pluralForm(text, params) {
+  const names = [...text.matchAll(/\{(\w+)\}/g)].map((match) => match[1]).reverse();
+  const count = names.find((name) => typeof params[name] === "number");
+  return count !== undefined && params[count] === 1 ? "one" : "other";
+}
+
+function lookup(key, params) {
+  for (const layer of [words, english]) {
+    if (layer[key] !== undefined) return layer[key];
+    const other = layer[`${key}.other`];
+    if (other !== undefined) return layer[`${key}.${pluralForm(other, params)}`] ?? other;
+  }
+  return undefined;
+}
+
 /** The message *key* with `{name}` placeholders filled from *params*. */
 export function t(key, params = {}) {
-  const text = layers.web[key] ?? layers.shared[key] ?? layers.webEn[key] ?? layers.sharedEn[key] ?? key;
+  const text = lookup(key, params) ?? key;
   return text.replace(/\{(\w+)\}/g, (whole, name) =>
     (params[name] === undefined || params[name] === null ? whole : String(params[name])));
 }

@@ -91,7 +91,7 @@ export class Link {
         this.setStatus("online");
       } else if (msg.type === "error" && (msg.code === "bad_token"
                  || msg.code === "unsupported_protocol")) {
-        this.stop(msg.code === "bad_token" ? "bad_token" : msg.reason);
+        this.stop(msg.code);
       } else if (msg.type === "bye" && msg.code === "revoked") {
         this.stop("bad_token");
       } else if (msg.type === "bye" && msg.code === "replaced") {
@@ -152,7 +152,7 @@ export class Link {
     this.connect();
   }
 
-  stop(reason) {
+  stop(code) {
     this.stopped = true;
     clearTimeout(this.retryTimer);
     clearInterval(this.pingTimer);
@@ -161,7 +161,7 @@ export class Link {
       try { this.ws.close(); } catch { /* already closed */ }
       this.ws = null;
     }
-    this.setStatus("gone", reason);
+    this.setStatus("gone", code);
   }
 
   get isOpen() {

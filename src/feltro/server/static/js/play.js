@@ -227,20 +227,15 @@ function myLegal() {
   return state.you.legal;
 }
 
-/** Sizes for the quick buttons, each within the legal range. */
-function quickSizes(legal, table, you) {
+/** Sizes for the quick buttons: the server's, inside the legal range it sent. */
+function quickSizes(legal) {
+  const sizes = legal.sizes || {};
   const range = legal.raise;
-  const hand = table.hand;
-  const seat = seatOf(table, you.seat);
-  const clamp = (n) => Math.min(range.max, Math.max(range.min, Math.floor(n)));
-  const bet = hand.current_bet;
-  const afterCall = hand.pot_total + legal.call;
   return {
-    min: range.min,
-    half: clamp(bet + afterCall / 2),
-    pot: clamp(bet + afterCall),
-    max: range.max,
-    mine: seat.bet || 0,
+    min: sizes.min ?? range.min,
+    half: sizes.half_pot ?? range.min,
+    pot: sizes.pot ?? range.max,
+    max: sizes.all_in ?? range.max,
   };
 }
 
@@ -269,8 +264,6 @@ function renderActions(force) {
   app.resend = null;
   if (app.pending && (app.pending.msg.hand !== legal.hand || app.pending.msg.turn !== legal.turn)) app.pending = null;
   panel.classList.add("live");
-  const { table, you } = app.state;
-  const seat = seatOf(table, you.seat);
   const disabled = Boolean(app.pending) || !app.link.isOpen;
   const buttons = [];
   buttons.push(h("button", { type: "button", class: "act fold", "data-act": "fold", disabled,
@@ -279,17 +272,16 @@ function renderActions(force) {
     buttons.push(h("button", { type: "button", class: "act check", "data-act": "check", disabled,
                                "aria-keyshortcuts": "C", onclick: () => act("check") }, t("act.check")));
   } else {
-    const allIn = legal.call >= (seat.stack ?? Infinity);
     buttons.push(h("button", { type: "button", class: "act call", "data-act": "call", disabled,
                                "aria-keyshortcuts": "C", onclick: () => act("call") },
-      t(allIn ? "act.call_all_in" : "act.call", { amount: legal.call })));
+      t(legal.call_all_in ? "act.call_all_in" : "act.call", { amount: legal.call })));
   }
   const row = h("div", { class: "act-row" }, buttons);
   const parts = [row];
   if (legal.raise) {
-    const sizes = quickSizes(legal, table, you);
+    const sizes = quickSizes(legal);
     if (newTurn || app.amount === null || app.amount < sizes.min || app.amount > sizes.max) app.amount = sizes.min;
-    const isBet = table.hand.current_bet === 0;
+    const isBet = legal.bet;
     const raiseButton = h("button", { type: "button", class: "act raise", "data-act": "raise", disabled,
                                       "aria-keyshortcuts": "R", onclick: () => act("raise", app.amount) });
     const label = () => {

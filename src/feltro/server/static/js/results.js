@@ -9,7 +9,7 @@ import { verifySeries } from "./verify.js";
 
 // Why a series ended, as the rule that says so: one player has every chip (G4), or the agreed
 // stop time came (G6).
-const END_RULE = { last_player: "G4", stopped: "G6" };
+const END_RULE = { last_player: "G4", stopped: "G6", ended: "G6" };
 
 /**
  * The chips chart from `GET /api/tables/<id>/chips`: `{players: {seat: name}, start: {seat:

@@ -463,7 +463,7 @@ export function showNet(status, detail) {
   const key = status === "gone" ? null : `web.net.${status}`;
   let text = key ? t(key) : detail === "no_table" ? t("web.net.no_table")
     : detail === "bad_token" ? t("web.net.bad_token")
-    : detail === "replaced" ? t("web.net.replaced") : t("web.net.gone", { reason: detail || "" });
+    : detail === "replaced" ? t("web.net.replaced") : t("web.net.gone", { reason: t(`error.${detail}`) });
   el.textContent = text;
   el.dataset.status = status;
   document.body.classList.toggle("is-offline", status !== "online");
@@ -522,17 +522,14 @@ export function toast(text, { urgent = false } = {}) {
 export function refusalWords(refusal) {
   const key = `refusal.${refusal.rule}.${refusal.reason}`;
   const text = t(key, refusal.params || {});
-  return text === key ? t("refusal.other", { rule: refusal.rule, detail: refusal.reason }) : text;
+  return text === key ? t("refusal.fallback", { rule: refusal.rule, detail: refusal.reason }) : text;
 }
 
-/** An `error` frame as a sentence in the reader's language. */
+/** An `error` frame as a sentence in the reader's language: its refusal, else its code
+ *  (`error.<code>`; the frame's English `reason` is for logs). */
 export function errorText(msg) {
   if (msg.refusal) return refusalWords(msg.refusal);
-  const known = ["not_your_turn", "stale", "illegal_amount", "illegal_action", "illegal_check",
-                 "raise_closed", "seat_taken", "table_full", "rate_limited"];
-  if (known.includes(msg.code)) return t(`web.err.${msg.code}`);
-  if (msg.code === "not_now") return t("web.err.not_now", { reason: msg.reason });
-  return t("web.err.other", { reason: msg.reason });
+  return t(`error.${msg.code}`);
 }
 
 /** The join link's QR code as an `<img>`. The SVG is fetched and given its namespace when it

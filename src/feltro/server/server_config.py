@@ -34,7 +34,7 @@ class ServerConfig:
     max_connections_per_table: int = 64
     """Spectators one table accepts at once (screens, onlookers). Players and the host always
     get in with their token (a few devices each); strangers who have not said hello are
-    bounded apart (:mod:`feltro.server.rooms`)."""
+    bounded apart (:mod:`feltro.server.admission`)."""
     rate: float = 20.0
     """Messages a second per websocket, on average."""
     burst: float = 40.0

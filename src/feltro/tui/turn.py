@@ -1,0 +1,168 @@
+"""The bottom of the table screen: whose turn it is, the actions open to the person to act
+and their keys, the amount being typed, why raising is not offered, the keys line.
+
+Pure functions of the session, the screen's mode (:mod:`feltro.tui.table`) and the person's
+view, in the chosen language; the screen only lays them out.
+"""
+
+from __future__ import annotations
+
+import functools
+
+from rich.console import Group
+from rich.text import Text
+
+from feltro.hand import LegalActions, SeatView
+from feltro.i18n import t
+from feltro.session import Session, raise_sizes
+from feltro.tui import render
+from feltro.tui.text import refusal
+
+__all__ = [
+    "TURN_MODES",
+    "action_lines",
+    "key_label",
+    "keys_for",
+    "keys_line",
+    "known_rules",
+    "rule_of",
+    "standing_reason",
+    "standing_rule",
+    "status_line",
+]
+
+TURN_MODES = frozenset({"act", "amount", "confirm_fold"})
+"""The screen's modes in which a person is to act."""
+
+
+def keys_for(action: str, lang: str) -> frozenset[str]:
+    """The keys of *action* (``fold``, ``passive``, ``amount``): this language's letter and
+    the English one, which always works."""
+    return frozenset((t(f"key.{action}", lang), t(f"key.{action}", "en")))
+
+
+def key_label(label: str) -> Text:
+    """A key as the screen shows it: ``[F]``."""
+    return Text(f"[{label}] ", style="bold reverse")
+
+
+@functools.cache
+def known_rules() -> frozenset[str]:
+    """The rule ids the rules document defines (read once, when a refusal first cites one)."""
+    from feltro.rules import RULE_IDS
+
+    return frozenset(RULE_IDS)
+
+
+def rule_of(legal: LegalActions, kind: str) -> str | None:
+    """The rule why *kind* (``check``/``raise``) is not offered, from the engine's data."""
+    detail = legal.refusal_details.get(kind)
+    return detail.rule if detail is not None else None
+
+
+def standing_rule(legal: LegalActions) -> str | None:
+    """The rule why raising is not offered now (B7, B8, B10), when the rules define it."""
+    rule = rule_of(legal, "raise")
+    return rule if rule in known_rules() else None
+
+
+def status_line(session: Session, mode: str, lang: str) -> Text:
+    """Whose turn it is (and what the person to act owes), or how the hand ended."""
+    seat = session.to_act
+    if mode == "hand_over":
+        key = "status.hand_over_last" if session.is_over else "status.hand_over"
+        return Text(t(key, lang, number=session.hand_number), style="bold")
+    if seat is None:
+        return Text("")
+    name = render.display_name(session.players[seat], lang)
+    if mode in TURN_MODES:
+        legal = session.legal()
+        line = Text(t("status.your_turn", lang, name=name), style="bold yellow")
+        if legal.call_amount:
+            line.append("  " + t("status.to_call", lang, amount=legal.call_amount))
+        return line
+    if mode == "privacy":
+        return Text(t("status.waiting_privacy", lang, name=name), style="dim")
+    if session.players[seat].is_bot:
+        return Text(t("status.bot_thinking", lang, name=name), style="dim")
+    return Text(t("status.waiting", lang, name=name), style="dim")
+
+
+def action_lines(session: Session, view: SeatView | None, mode: str, typed: str,
+                 spectating: bool, lang: str) -> Text | Group:
+    """The hand's result after it; during a person's turn (*view* is theirs) the actions
+    with their keys, then the quick sizes or the amount being *typed*."""
+    if mode == "hand_over":
+        lines = render.result_lines(session, lang)
+        hint = "result.continue_over" if session.is_over else "result.continue"
+        return Group(*lines[:3], Text(t(hint, lang), style="bold"))
+    if mode not in TURN_MODES:
+        if spectating and session.hand_number:
+            return Text(t("status.spectating", lang), style="dim")
+        return Text("")
+    if view is None:
+        return Text("")
+    legal = session.legal()
+    if mode == "amount":
+        return Group(_first_line(view, legal, lang), _typing_line(view, legal, typed, lang))
+    return Group(_first_line(view, legal, lang), _sizes_line(view, legal, lang))
+
+
+def _first_line(view: SeatView, legal: LegalActions, lang: str) -> Text:
+    """Fold, check or call (all-in when it takes every chip), bet or raise to."""
+    line = Text()
+    line.append(key_label(t("key.fold", lang).upper()))
+    line.append(t("act.fold", lang) + "   ")
+    line.append(key_label(t("key.passive", lang).upper()))
+    if legal.can_check:
+        line.append(t("act.check", lang) + "   ")
+    elif legal.call_amount >= view.stacks[view.position or 0]:
+        line.append(t("act.call_all_in", lang, amount=legal.call_amount) + "   ")
+    else:
+        line.append(t("act.call", lang, amount=legal.call_amount) + "   ")
+    if legal.can_raise:
+        line.append(key_label(t("key.amount", lang).upper()))
+        verb = "act.bet_to" if view.current_bet == 0 else "act.raise_to"
+        line.append(t(verb, lang) + "…")
+    return line
+
+
+def _typing_line(view: SeatView, legal: LegalActions, typed: str, lang: str) -> Text:
+    verb = "act.bet_prompt" if view.current_bet == 0 else "act.raise_prompt"
+    line = Text()
+    line.append(t(verb, lang, min=legal.min_raise_to, max=legal.max_raise_to) + " ",
+                style="bold")
+    line.append(typed + "▏", style="reverse")
+    line.append("   " + t("act.amount_keys", lang), style="dim")
+    return line
+
+
+def _sizes_line(view: SeatView, legal: LegalActions, lang: str) -> Text:
+    line = Text()
+    sizes = raise_sizes(view, legal)
+    numbers = ("1", "2", "3", "4") if len(sizes) > 1 else ("4",) * len(sizes)
+    for number, (name, amount) in zip(numbers, sizes, strict=True):
+        line.append(key_label(number))
+        line.append(t(f"act.size_{name}", lang, amount=amount) + "  ")
+    return line
+
+
+def standing_reason(view: SeatView | None, legal: LegalActions, lang: str) -> Text:
+    """Why raising is not offered to the person to act (*view*), citing the rule (B7, B8,
+    B10) and how to read it."""
+    if view is None:
+        return Text("")
+    reason = refusal("raise", legal, lang)
+    text = Text(reason or "", style="yellow")
+    rule_id = standing_rule(legal) if reason else None
+    if rule_id is not None:
+        text.append("  " + t("rules.open_hint", lang, rule=rule_id), style="dim")
+    return text
+
+
+def keys_line(mode: str, spectating: bool, fast_forward: bool, lang: str) -> Text:
+    """The keys that work in every mode (and W, once the people are out)."""
+    keys = t("keys.common", lang)
+    if mode in ("bots", "hand_over") and spectating and not fast_forward:
+        keys = t("keys.fast_forward", lang) + " · " + keys
+    return Text(keys, style="dim")
