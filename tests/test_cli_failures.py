@@ -126,6 +126,9 @@ BAD: list[tuple[str, ...]] = [
     ("bench", "nosuch"),
     ("rules", "NOSUCHID"),
     ("rules", "B8", "--lang", "xx"),
+    ("season", "show", "nosuch"),  # more in tests/test_season_cli.py
+    ("season", "new", "Fridays", "--players", "Ana"),
+    ("season", "add", "nosuch", "1"),
     ("verify", "/nonexistent/dir/night.json"),
     ("verify", "DAMAGED"),
     ("arena", "genius", "random", "--hands", "2"),

@@ -73,6 +73,7 @@ LAYERS: dict[str, int] = {
                      "fairdeal", "seal", "paths", "sqlitefaults", "sqlitelog"], 1),
     **dict.fromkeys(["__main__", "cli", "i18n", "server", "tui", "rules", "env",
                      "arena", "remote"], 2),
+    **dict.fromkeys(["playernames"], 0), **dict.fromkeys(["season"], 1),
 }
 LAYER_NAMES = ("core", "series", "interfaces")
 SOURCE = Path(__file__).resolve().parents[1] / "src" / "feltro"

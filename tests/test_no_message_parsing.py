@@ -76,6 +76,10 @@ ALLOWED_PY = {
     ("remote/link.py",
      r"^(?P<prefix>/.*?)?/(?P<kind>join|play|table|ws|host)/(?P<table>[A-Za-z0-9_-]{1,64})/?$"):
         "the path of a table link (feltro join URL)",
+    ("cli/season.py", r"(\d{4})(\d{2})(\d{2})-(\d{2})(\d{2})(\d{2})"):
+        "a terminal series' id (when it started)",
+    ("season/folder.py", r"[a-z0-9]+(?:-[a-z0-9]+)*"): "a season's slug (file name, address)",
+    ("season/folder.py", r"[a-z0-9]+"): "the words of a season's name, made its slug",
 }
 ALLOWED_JS = {
     ("i18n.js", r"\{(\w+)\}"): "catalogue placeholders",
@@ -84,6 +88,9 @@ ALLOWED_JS = {
     ("ui.js", r"<svg[^>]*xmlns="): "the QR code's SVG",
     ("ui.js", r'width="(\d+)"'): "the QR code's SVG",
     ("ui.js", r'height="(\d+)"'): "the QR code's SVG",
+    ("season.js", r"^\d{1,4}$"): "a typed points table",
+    ("season.js", r"^feltro\.(host|seat)\.([A-Za-z0-9_-]{1,64})$"):
+        "the tables whose tokens this device keeps",
 }
 
 _RE_FUNCTIONS = {"compile", "match", "fullmatch", "search", "sub", "subn", "split", "findall",

@@ -168,8 +168,11 @@ def _read_rows(connection: sqlite3.Connection, path: Path, fmt: LogFormat) -> li
     meta = _meta(connection, path, fmt)
     rows: list[Row] = []
     previous = GENESIS
-    cursor = connection.execute(f"SELECT seq, kind, body, {fmt.stamp} FROM {fmt.table} "
-                                f"ORDER BY seq")
+    try:  # a damaged page may stop the query itself, not only a row
+        cursor = connection.execute(f"SELECT seq, kind, body, {fmt.stamp} FROM {fmt.table} "
+                                    f"ORDER BY seq")
+    except sqlite3.Error as exc:
+        raise _unreadable(path, fmt, exc) from None
     while True:
         try:
             found = cursor.fetchone()

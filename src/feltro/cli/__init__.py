@@ -44,6 +44,7 @@ _COMMAND_MODULES: tuple[str, ...] = (
     "replay",
     "play",
     "rules",
+    "season",
     "serve",
     "simulate",
     "verify",

@@ -191,7 +191,7 @@ def serve(
 ) -> None:
     """Host a home game that friends join from their phones (no accounts, no internet)."""
     language = _server_language(lang)
-    from feltro.paths import config_dir, read_or_make_key
+    from feltro.paths import config_dir, data_dir, read_or_make_key
     from feltro.seal import SeedSeal
     from feltro.server.app import ServerConfig, create_app
     from feltro.server.archive import Lifecycle
@@ -212,6 +212,7 @@ def serve(
     # phones on the LAN the address they used.
     public_url = url if lan and not trusted and not host_name else None
     config = ServerConfig(data_dir=folder, public_url=public_url, seal=seal,
+                          seasons_dir=data_dir() / "seasons",  # shared with feltro season
                           allowed_origins=tuple(allow_origin or ()),
                           allowed_hosts=allowed_host_names([address, *(host_name or ())]),
                           lifecycle=Lifecycle(finished_after=archive_after * 3600,

@@ -23,7 +23,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from feltro import __version__
 from feltro.server.guard import Guard, GuardSettings
 from feltro.server.rooms import RoomManager
-from feltro.server.routes import api, pages, serve_state, ws
+from feltro.server.routes import api, pages, seasons, serve_state, ws
 from feltro.server.rules_page import router as rules_router
 from feltro.server.security import install_log_redaction
 from feltro.server.server_config import STATIC, ServerConfig
@@ -45,6 +45,7 @@ def create_app(config: ServerConfig) -> FastAPI:
     app.include_router(api.router)
     app.include_router(ws.router)
     app.include_router(pages.router)
+    app.include_router(seasons.router)  # /seasons, /season/<slug>, /api/seasons
     app.include_router(rules_router)  # /rules, /rules/<lang>, /api/rules
     if config.static_dir.is_dir():
         app.mount("/static", StaticFiles(directory=config.static_dir), name="static")

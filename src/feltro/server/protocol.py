@@ -10,7 +10,6 @@ over-long strings). What the server sends is described in :mod:`feltro.server.ou
 from __future__ import annotations
 
 import json
-import unicodedata
 from enum import StrEnum
 from typing import Annotated, Any, Final, Literal
 
@@ -27,6 +26,7 @@ from pydantic import (
 from feltro.actions import CALL, CHECK, FOLD, Action, Raise
 from feltro.errors import Refusal
 from feltro.i18n import LANGUAGES
+from feltro.playernames import clean_name, name_key
 
 __all__ = [
     "MAX_JSON_DEPTH",
@@ -63,33 +63,6 @@ def _known_language(code: str) -> str:
 Lang = Annotated[str, AfterValidator(_known_language)]
 """A language of :data:`feltro.i18n.LANGUAGES` (the one list of them)."""
 Seat = Annotated[int, Field(ge=1, le=10)]
-def clean_name(value: str) -> str:
-    """A player's or table's name as shown to everyone: NFC, single spaces, no control,
-    formatting (bidi overrides, zero-width) or private-use characters, and some visible text.
-
-    :raises ValueError: naming what is wrong (pydantic turns it into an ``invalid`` error).
-    """
-    text = unicodedata.normalize("NFC", value)
-    for char in text:
-        if unicodedata.category(char) in _HIDDEN_CATEGORIES or char in _BLANKS:
-            raise ValueError(f"names cannot hold the invisible or control character "
-                             f"U+{ord(char):04X}")
-    text = " ".join(text.split())
-    if not any(unicodedata.category(c)[0] in "LNS" for c in text):
-        raise ValueError("a name needs at least one visible letter, digit or symbol")
-    return text
-
-
-def name_key(name: str) -> str:
-    """The form two names are compared in: compatibility forms folded (NFKC: a fullwidth
-    'Ａｎａ' is 'Ana'), case folded, spaces collapsed."""
-    return " ".join(unicodedata.normalize("NFKC", name).casefold().split())
-
-
-_HIDDEN_CATEGORIES: Final = frozenset({"Cc", "Cf", "Co", "Cs", "Cn", "Zl", "Zp"})
-_BLANKS: Final = frozenset("\u115f\u1160\u3164\uffa0\u2800")
-"""Letters and symbols that draw nothing (Hangul fillers, the braille blank)."""
-
 Name = Annotated[str, Field(min_length=1, max_length=24), AfterValidator(clean_name)]
 Ident = Annotated[str, Field(min_length=1, max_length=64, pattern=r"^[A-Za-z0-9_.:-]+$")]
 Token = Annotated[str, Field(min_length=16, max_length=128)]

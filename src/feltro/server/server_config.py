@@ -21,6 +21,8 @@ class ServerConfig:
 
     data_dir: Path
     """Where the server log and the series logs live."""
+    seasons_dir: Path | None = None
+    """Where seasons live (:mod:`feltro.season`); ``None``: ``<data_dir>/seasons``."""
     clock: Clock = field(default_factory=SystemClock)
     public_url: str | None = None
     """Base of the links the server hands out (``http://192.168.1.20:8000/``); ``None``: the

@@ -62,6 +62,7 @@ function render() {
   const list = h("section", { class: "panel", "aria-labelledby": "tables-title" },
     h("h2", { id: "tables-title" }, t("web.index.tables")), h("div", { id: "tables" }, h("p", { class: "quiet" }, "…")));
   $("#main").replaceChildren(h("div", { class: "index-grid" }, form, list));
+  list.append(h("p", {}, h("a", { href: "/seasons", id: "seasons-link" }, t("season.web.open"))));
   fetch("/api/tables").then((r) => r.json()).then((tables) => {
     const rows = tables.map((table) => {
       const id = encodeURIComponent(table.table_id);

@@ -2,6 +2,7 @@
 // (an SVG drawn here, eliminations marked), and the player's own hand histories.
 
 import { lang, t } from "./i18n.js";
+import { lineChart } from "./linechart.js";
 import { ruleLink } from "./rulelinks.js";
 import { h, ordinal, standingsView } from "./ui.js";
 import { verifySeries } from "./verify.js";
@@ -10,116 +11,27 @@ import { verifySeries } from "./verify.js";
 // stop time came (G6).
 const END_RULE = { last_player: "G4", stopped: "G6", ended: "G6" };
 
-const SVG = "http://www.w3.org/2000/svg";
-// Line styles: a colour *and* a dash pattern and a marker shape, so that lines differ without
-// colour too. Colours are readable on the dark and the light (high-contrast) background.
-const STYLES = [
-  { colour: "#ffd166", dash: "", marker: "circle" },
-  { colour: "#4cc9f0", dash: "8 4", marker: "square" },
-  { colour: "#f72585", dash: "2 4", marker: "diamond" },
-  { colour: "#80ed99", dash: "12 4 2 4", marker: "triangle" },
-  { colour: "#ff9f1c", dash: "4 2", marker: "circle" },
-  { colour: "#c77dff", dash: "1 3", marker: "square" },
-  { colour: "#f1faee", dash: "10 6", marker: "diamond" },
-  { colour: "#90be6d", dash: "6 2 1 2", marker: "triangle" },
-  { colour: "#ef476f", dash: "3 3", marker: "circle" },
-  { colour: "#48cae4", dash: "14 3", marker: "square" },
-];
-
-function s(tag, attrs = {}, ...children) {
-  const el = document.createElementNS(SVG, tag);
-  for (const [name, value] of Object.entries(attrs)) {
-    if (value !== null && value !== undefined) el.setAttribute(name, String(value));
-  }
-  for (const child of children.flat()) {
-    if (child !== null && child !== undefined) el.append(child instanceof Node ? child : document.createTextNode(String(child)));
-  }
-  return el;
-}
-
-function marker(shape, x, y, size, colour) {
-  const r = size;
-  if (shape === "square") return s("rect", { x: x - r, y: y - r, width: 2 * r, height: 2 * r, fill: colour });
-  if (shape === "diamond") return s("polygon", { points: `${x},${y - r * 1.3} ${x + r * 1.3},${y} ${x},${y + r * 1.3} ${x - r * 1.3},${y}`, fill: colour });
-  if (shape === "triangle") return s("polygon", { points: `${x},${y - r * 1.3} ${x + r * 1.2},${y + r} ${x - r * 1.2},${y + r}`, fill: colour });
-  return s("circle", { cx: x, cy: y, r, fill: colour });
-}
-
 /**
  * The chips chart from `GET /api/tables/<id>/chips`: `{players: {seat: name}, start: {seat:
  * chips}, hands: [{hand, stacks: {seat: chips}, eliminated: [seat]}]}`.
  */
 export function chipsChart(data) {
   const seats = Object.keys(data.players || {}).sort((a, b) => Number(a) - Number(b));
-  const hands = data.hands || [];
-  const width = 640;
-  const height = 320;
-  const pad = { left: 48, right: 110, top: 16, bottom: 36 };
-  const points = seats.map(() => []);
   const outAt = {};
-  seats.forEach((seat, i) => points[i].push([0, (data.start || {})[seat] ?? 0]));
-  for (const hand of hands) {
+  const lines = seats.map((seat) => ({ points: [[0, (data.start || {})[seat] ?? 0]] }));
+  for (const hand of data.hands || []) {
     seats.forEach((seat, i) => {
       if (outAt[seat] !== undefined) return;
-      const chips = hand.stacks[seat] ?? 0;
-      points[i].push([hand.hand, chips]);
+      lines[i].points.push([hand.hand, hand.stacks[seat] ?? 0]);
       if ((hand.eliminated || []).map(String).includes(seat)) outAt[seat] = hand.hand;
     });
   }
-  const lastHand = Math.max(1, ...hands.map((x) => x.hand));
-  const top = Math.max(1, ...points.flat().map(([, chips]) => chips));
-  const x = (n) => pad.left + (n / lastHand) * (width - pad.left - pad.right);
-  const y = (c) => pad.top + (1 - c / top) * (height - pad.top - pad.bottom);
-  const svg = s("svg", { viewBox: `0 0 ${width} ${height}`, class: "chart", role: "img",
-                         "aria-labelledby": "chart-title chart-desc" },
-    s("title", { id: "chart-title" }, t("web.over.chart")),
-    s("desc", { id: "chart-desc" }, t("web.over.chart_desc")));
-  // Axes with a few round ticks.
-  const axis = s("g", { class: "axis" });
-  const step = niceStep(top);
-  for (let c = 0; c <= top; c += step) {
-    axis.append(s("line", { x1: pad.left, x2: width - pad.right, y1: y(c), y2: y(c), class: "grid" }),
-                s("text", { x: pad.left - 6, y: y(c) + 4, "text-anchor": "end" }, c));
-  }
-  const handStep = niceStep(lastHand);
-  for (let n = 0; n <= lastHand; n += handStep) {
-    axis.append(s("text", { x: x(n), y: height - pad.bottom + 16, "text-anchor": "middle" }, n));
-  }
-  axis.append(s("text", { x: (pad.left + width - pad.right) / 2, y: height - 4, "text-anchor": "middle" }, t("web.over.hand")));
-  svg.append(axis);
-  const labels = [];
   seats.forEach((seat, i) => {
-    const style = STYLES[i % STYLES.length];
-    const line = points[i];
-    const group = s("g", { class: "series" });
-    group.append(s("polyline", { points: line.map(([n, c]) => `${x(n)},${y(c)}`).join(" "), fill: "none",
-                                 stroke: style.colour, "stroke-width": 2.5, "stroke-dasharray": style.dash }));
-    const [lastN, lastC] = line[line.length - 1];
-    if (outAt[seat] !== undefined) {
-      const cx = x(lastN);
-      const cy = y(lastC);
-      group.append(s("path", { d: `M${cx - 6},${cy - 6}L${cx + 6},${cy + 6}M${cx + 6},${cy - 6}L${cx - 6},${cy + 6}`,
-                               stroke: style.colour, "stroke-width": 3, class: "out-mark" }));
-    } else {
-      group.append(marker(style.marker, x(lastN), y(lastC), 4, style.colour));
-    }
-    labels.push({ y: y(lastC), text: `${data.players[seat]}${outAt[seat] !== undefined ? " ✕" : ""}`, colour: style.colour, x: x(lastN) });
-    svg.append(group);
+    lines[i].out = outAt[seat] !== undefined;
+    lines[i].label = `${data.players[seat]}${lines[i].out ? " ✕" : ""}`;
   });
-  // Names at the end of the lines, spread so that they never overlap.
-  labels.sort((a, b) => a.y - b.y);
-  for (let i = 1; i < labels.length; i += 1) labels[i].y = Math.max(labels[i].y, labels[i - 1].y + 14);
-  for (const label of labels) {
-    svg.append(s("text", { x: width - pad.right + 8, y: label.y + 4, fill: label.colour, class: "label" }, label.text));
-  }
-  return svg;
-}
-
-function niceStep(span) {
-  const rough = span / 4;
-  const power = 10 ** Math.floor(Math.log10(Math.max(1, rough)));
-  for (const m of [1, 2, 5, 10]) if (m * power >= rough) return m * power;
-  return 10 * power;
+  return lineChart(lines, { id: "chart", title: t("web.over.chart"), desc: t("web.over.chart_desc"),
+                            xLabel: t("web.over.hand") });
 }
 
 /** The same numbers as a table (for screen readers and for reading exact values). */
@@ -228,5 +140,6 @@ export function resultsView(table, { seat = null, token = null, tableId }) {
     token ? h("p", {}, h("button", { type: "button", id: "download", onclick: () => download(tableId, token, seat, status) }, t("web.over.download"))) : null,
     status,
     fairnessView(table, tableId),
+    h("p", {}, h("a", { href: "/seasons" }, t("season.web.add_this"))),
     h("p", {}, h("a", { href: "/" }, t("web.over.new_table"))));
 }
