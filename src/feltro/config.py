@@ -116,6 +116,10 @@ class HandConfig:
     count in the contribution levels, so a player all-in on a short ante contests only what it
     covered, and an ante nobody else matched is returned. False (PHH's default, for a
     big-blind ante): antes are dead money in the main pot."""
+    big_blind_at: int | None = None
+    """The big blind's position when the table says so rather than the blinds (site rules:
+    a returning player's live post of a big blind out of position, a heads-up button that
+    posted the big blind); ``None``: found from the blinds (:attr:`big_blind_position`)."""
     _plan: _Plan = field(init=False, repr=False, compare=False, hash=False)
 
     def __post_init__(self) -> None:
@@ -145,6 +149,10 @@ class HandConfig:
 
         top = max(blinds)
         bb_pos = _big_blind_position(blinds, top)
+        if self.big_blind_at is not None:
+            bb_pos = _whole("big_blind_at", self.big_blind_at, minimum=0)
+            if bb_pos >= n:
+                raise ConfigError(f"big_blind_at must be a position 0..{n - 1}, not {bb_pos}")
         preflop_bet = max(big_blind, top) if top > 0 else 0
         setter(self, "_plan", _Plan(
             n=n,
@@ -214,6 +222,7 @@ class HandConfig:
             "stacks": self.stacks, "blinds": self.blinds, "big_blind": self.big_blind,
             "antes": self.antes, "min_bet": self.min_bet, "structure": self.structure,
             "big_bet": self.big_bet, "ante_trimming": self.ante_trimming,
+            "big_blind_at": self.big_blind_at,
         }
         values.update(changes)
         return HandConfig(**values)

@@ -52,12 +52,13 @@ class PhhWriter:
         head, tail = template
         lines = [head]
         append = lines.append
-        holes = hand._holes
+        state = hand.state
+        holes = state.holes
         text = _TEXT
-        for p in range(hand._n):
+        for p in range(state.n):
             hole = holes[p]
             append(f"{_DEALT[p]}{text[hole[0]]}{text[hole[1]]}',\n")  # type: ignore[index]
-        for event in hand._events:
+        for event in state.events:
             kind = type(event)
             if kind is ActionTaken:
                 action = event.action  # type: ignore[attr-defined]
@@ -75,7 +76,7 @@ class PhhWriter:
             elif kind is CardsMucked:
                 append(_MUCKS[event.position])  # type: ignore[attr-defined]
         append(tail)
-        append(f"finishing_stacks = [{', '.join(map(str, hand._stacks))}]\n")
+        append(f"finishing_stacks = [{', '.join(map(str, state.stacks))}]\n")
         return "".join(lines)
 
     @staticmethod

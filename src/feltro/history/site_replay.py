@@ -278,18 +278,13 @@ def _with_posts(config: HandConfig, posts: tuple[int, ...]) -> HandConfig:
     live = tuple(big if post >= big else 0 for post in posts)
     dead = tuple(post - lv for post, lv in zip(posts, live, strict=True))
     antes = config.antes or (0,) * len(posts)
-    changed = config.replace(
+    # The engine takes the last largest blind for the big blind; a live post of the same
+    # size out of position must not move it (the player after the big blind acts first).
+    return config.replace(
         blinds=tuple(b + lv for b, lv in zip(config.blinds, live, strict=True)),
         antes=tuple(a + d for a, d in zip(antes, dead, strict=True)),
-        ante_trimming=config.ante_trimming and not any(dead))
-    if any(live):
-        # The engine takes the last largest blind for the big blind; a live post of the same
-        # size out of position must not move it (the player after the big blind acts first).
-        bb = config.big_blind_position
-        plan = dataclasses.replace(changed._plan, big_blind_position=bb,
-                                   first_preflop=(bb + 1) % len(posts))
-        object.__setattr__(changed, "_plan", plan)
-    return changed
+        ante_trimming=config.ante_trimming and not any(dead),
+        big_blind_at=config.big_blind_position if any(live) else config.big_blind_at)
 
 
 def _amounts(scaled: ScaledHand, blinds: tuple[int, ...]) -> list[str]:
@@ -300,10 +295,7 @@ def _amounts(scaled: ScaledHand, blinds: tuple[int, ...]) -> list[str]:
 def _button_big_blind(config: HandConfig) -> HandConfig:
     """Heads-up *config* whose button (position 1) posted the big blind, played as posted:
     position 0, after the big blind, acts first preflop (and, as always, after the flop)."""
-    plan = dataclasses.replace(config._plan, big_blind_position=1, first_preflop=0)
-    changed = config.replace()
-    object.__setattr__(changed, "_plan", plan)
-    return changed
+    return config.replace(big_blind_at=1)
 
 
 def _step(hand: Hand, action: PhhAction) -> None:
