@@ -27,24 +27,25 @@ def play(hand: Hand, *actions: str) -> None:
 
 
 def test_x2_excess_returned_and_each_pot_to_its_best_hand__X2() -> None:
-    # A (aces) all-in 20, B (queens) all-in 50, C (kings) 80: A best, C second.
-    hand = no_blinds([20, 50, 200], ["AsAd", "QsQd", "KsKd"], "2c 7h 9d Jc 3h")
-    play(hand, "r 20", "r 50", "r 80")
-    assert UncalledReturned(2, 30) in hand.events
+    # C (kings) bets 80, A (aces) calls all-in for 20, B (queens) all-in for 50: A best, C
+    # second. (C bets first: after B's all-in nobody could call a raise to 80, B5.)
+    hand = no_blinds([200, 20, 50], ["KsKd", "AsAd", "QsQd"], "2c 7h 9d Jc 3h")
+    play(hand, "r 80", "c", "c")
+    assert UncalledReturned(0, 30) in hand.events
     result = hand.result()
-    assert result.returned == (0, 0, 30)
+    assert result.returned == (30, 0, 0)
     assert [(p.amount, p.eligible, p.winners) for p in result.pots] == [
-        (60, (0, 1, 2), (0,)), (60, (1, 2), (2,))]
-    assert result.stacks == (60, 0, 200 - 50 + 60)
+        (60, (0, 1, 2), (1,)), (60, (0, 2), (0,))]
+    assert result.stacks == (200 - 50 + 60, 60, 0)
 
 
 def test_x2_ties_split_each_pot_separately__X2() -> None:
     # Everybody plays the board's straight: main pot three ways, side pot two ways.
-    hand = no_blinds([20, 50, 200], ["2h3d", "2s3c", "4h5s"], "Ac Kd Qh Js Tc")
-    play(hand, "r 20", "r 50", "r 80")
+    hand = no_blinds([200, 20, 50], ["4h5s", "2h3d", "2s3c"], "Ac Kd Qh Js Tc")
+    play(hand, "r 80", "c", "c")
     result = hand.result()
     assert [p.shares for p in result.pots] == [(20, 20, 20), (30, 30)]
-    assert result.stacks == (20, 50, 200)
+    assert result.stacks == (200, 20, 50)
 
 
 # ---------------------------------------------------------------- X3

@@ -40,10 +40,10 @@ def test_one_file_prints_one_json_object_with_1_based_players__X2() -> None:
     assert code == 0
     assert len(lines) == 1
     assert json.loads(lines[0]) == {
-        "finishing_stacks": [0, 90, 60],
+        "finishing_stacks": [60, 0, 90],
         "pots": [
-            {"amount": 60, "eligible": [1, 2, 3], "winners": [3], "shares": [60]},
-            {"amount": 60, "eligible": [1, 2], "winners": [2], "shares": [60]},
+            {"amount": 60, "eligible": [1, 2, 3], "winners": [1], "shares": [60]},
+            {"amount": 60, "eligible": [2, 3], "winners": [3], "shares": [60]},
         ],
     }
 
@@ -53,7 +53,7 @@ def test_several_files_print_path_tab_json_and_an_error_does_not_stop_the_rest__
     assert code == 1
     assert [line.split("\t")[0] for line in lines] == [str(X2), str(X3_B8), str(X2)]
     first, refused, last = (json.loads(line.split("\t", 1)[1]) for line in lines)
-    assert first == last == {"finishing_stacks": [0, 90, 60], "pots": first["pots"]}
+    assert first == last == {"finishing_stacks": [60, 0, 90], "pots": first["pots"]}
     assert refused["action"] == 16
     assert refused["error"].startswith("B8: the short all-in to 15 does not reopen raising "
                                        "for p1")

@@ -46,6 +46,7 @@ from feltro.legal import (
     RAISE_NO_CHIPS,
     RAISE_NOT_REOPENED,
     RAISE_OPEN,
+    RAISE_UNANSWERABLE,
     LegalActions,
     check_refusal,
     raise_refusal,
@@ -192,9 +193,20 @@ def legal(s: HandState) -> LegalActions:
 def raise_bounds(s: HandState, p: int) -> tuple[int, int | None, int | None]:
     """``(refusal code, min raise-to, max raise-to)`` for position *p*."""
     to_match = s.to_match
-    reach = s.bets[p] + s.stacks[p]
+    bets = s.bets
+    stacks = s.stacks
+    reach = bets[p] + stacks[p]
     if reach <= to_match:
         return RAISE_NO_CHIPS, None, None
+    # B5: a raise is offered only when someone else left could put in more than the bet.
+    if s.active < 2:
+        return RAISE_UNANSWERABLE, None, None
+    folded = s.folded
+    for q in range(s.n):
+        if q != p and stacks[q] and not folded[q] and bets[q] + stacks[q] > to_match:
+            break
+    else:
+        return RAISE_UNANSWERABLE, None, None
     acted_at = s.acted_at[p]
     # B8: after acting, raising reopens only when the raises since add up to a full one.
     if acted_at >= 0 and to_match - acted_at < s.full_inc:
@@ -209,7 +221,7 @@ def raise_bounds(s: HandState, p: int) -> tuple[int, int | None, int | None]:
     high = reach
     if structure == POT_LIMIT_CODE:
         # The pot after calling, on top of the call (bets of this street included).
-        limit = to_match + sum(s.committed) + (to_match - s.bets[p])
+        limit = to_match + sum(s.committed) + (to_match - bets[p])
         if limit < low:
             limit = low
         if limit < high:
@@ -335,6 +347,8 @@ def turn_error(s: HandState, position: int | None) -> IllegalActionError:
 
 def _next_actor(s: HandState, start: int) -> int | None:
     """The first position from *start* clockwise who must still act (B5), or None."""
+    if s.active < 2:
+        return _lone_actor(s)
     n = s.n
     folded = s.folded
     stacks = s.stacks
@@ -343,14 +357,32 @@ def _next_actor(s: HandState, start: int) -> int | None:
     to_match = s.to_match
     q = start
     for _ in range(n):
-        # B5: everyone not folded and not all-in acts at least once and matches the bet;
-        # that includes the big blind's option when everybody else is all-in (B4).
+        # B5: everyone not folded and not all-in acts at least once and matches the bet.
         if not folded[q] and stacks[q] and (acted_at[q] < 0 or bets[q] < to_match):
             return q
         q += 1
         if q == n:
             q = 0
     return None
+
+
+def _lone_actor(s: HandState) -> int | None:
+    """B5 when at most one player left has chips: that player acts only to answer a bet it has
+    not matched (a call or a fold), never for an option nobody could bet against. A short
+    big blind (D10) does not make it owe the full big blind: only bets put in count."""
+    folded = s.folded
+    stacks = s.stacks
+    bets = s.bets
+    lone = -1
+    top = 0
+    for q in range(s.n):
+        if folded[q]:
+            continue
+        if stacks[q]:
+            lone = q
+        elif bets[q] > top:
+            top = bets[q]
+    return None if lone < 0 or bets[lone] >= top else lone
 
 
 # ---------------------------------------------------------------------- rounds and streets

@@ -5,9 +5,10 @@ Agents are ``player_0``..``player_{n-1}``. ``observe(agent)`` gives ``{"observat
 when it is not the agent's turn; once the episode is over the observation shows how the hand
 ended). Every agent's ``infos[agent]["legal"]`` holds its exact legal actions with their
 amounts (empty-handed off its turn); when a hand ends every agent's info gets ``"phh"`` (that
-hand's PHH text, one ``str`` for all, replayable by ``feltro replay``) and
-``"hand_over": True``. Rewards are chips won or lost in
-each finished hand. An illegal action raises :class:`~feltro.errors.IllegalActionError`
+hand's PHH text, one ``str`` for all, replayable by ``feltro replay``), ``"hands"`` (the PHH of
+every hand that ended in the step, in order: a series deals on through hands in which nobody
+has a decision) and ``"hand_over": True``. Rewards are chips won or lost in the hands that
+ended. An illegal action raises :class:`~feltro.errors.IllegalActionError`
 naming the rule, and changes nothing.
 """
 
@@ -109,6 +110,7 @@ class PokerAEC(AECEnv[str, dict[str, Any], int]):  # type: ignore[misc]
                                     "hand_over": True}
             if last is not None:
                 info["phh"] = last
+                info["hands"] = phh  # every hand that ended in the step (a series deals on)
             infos[agent] = info
         self._rewarded = True
         if game.over:

@@ -31,6 +31,7 @@ from feltro.legal import (
     RAISE_NO_CHIPS,
     RAISE_NOT_REOPENED,
     RAISE_OPEN,
+    RAISE_UNANSWERABLE,
     LegalActions,
     raise_refusal,
     raise_size_refusal,
@@ -296,8 +297,16 @@ class BatchTables:
     def _next_actor(self, rows: Ints, start: Ints) -> Ints:
         """The first position from *start* clockwise who must still act (B5), or -1."""
         n = self.n
-        need = ~self.folded[rows] & (self.stacks[rows] > 0) & (
-            (self.acted_at[rows] < 0) | (self.bets[rows] < self.to_match[rows, None]))
+        live = ~self.folded[rows]
+        bets = self.bets[rows]
+        need = live & (self.stacks[rows] > 0) & (
+            (self.acted_at[rows] < 0) | (bets < self.to_match[rows, None]))
+        lone = self.active[rows] < 2
+        if lone.any():
+            # B5: the one player left with chips acts only to answer a bet it has not
+            # matched; a short big blind (D10) counts for what it put in.
+            top = np.where(live[lone], bets[lone], 0).max(axis=1)
+            need[lone] &= bets[lone] < top[:, None]
         order = start[:, None] + self._positions
         order[order >= n] -= n
         need = np.take_along_axis(need, order, axis=1)
@@ -308,7 +317,8 @@ class BatchTables:
         return result
 
     def _update_legal(self, rows: Ints) -> None:
-        """The legal actions of the player to act at *rows* (as ``Hand._raise_bounds``)."""
+        """The legal actions of the player to act at *rows* (as
+        :func:`feltro.betting.raise_bounds`)."""
         if not len(rows):
             return
         p = self.to_act[rows]
@@ -320,8 +330,12 @@ class BatchTables:
         owed = to_match - bet
         self.call_amount[rows] = np.clip(owed, 0, stack)
         acted = self.acted_at[rows, p]
+        # B5: a raise only when someone else left could put in more than the bet.
+        others = ~self.folded[rows] & (self._positions != p[:, None])
+        answer = np.where(others, self.bets[rows] + self.stacks[rows], 0).max(axis=1)
         code = np.where(reach <= to_match, RAISE_NO_CHIPS, np.where(
-            (acted >= 0) & (to_match - acted < full_inc), RAISE_NOT_REOPENED, RAISE_OPEN))
+            answer <= to_match, RAISE_UNANSWERABLE, np.where(
+                (acted >= 0) & (to_match - acted < full_inc), RAISE_NOT_REOPENED, RAISE_OPEN)))
         low = to_match + full_inc
         if self.structure == FIXED_LIMIT_CODE:
             code = np.where((code == RAISE_OPEN) & (self.n_bets[rows] >= 4), RAISE_CAPPED, code)

@@ -40,7 +40,6 @@ from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any, Literal
 
-from feltro.actions import CHECK
 from feltro.config import HandConfig
 from feltro.errors import CardError, IllegalActionError, ParseError
 from feltro.evaluator import hand_strength
@@ -51,7 +50,6 @@ from feltro.history.phh import HandRecord, PhhAction, Verb, _parse_line
 from feltro.history.replay import (
     ReplayError,
     _apply,
-    _only_a_free_check_left,
     _RefusedError,
     _still_to_act,
     config_of,
@@ -307,8 +305,6 @@ def _step(hand: Hand, action: PhhAction) -> None:
             raise _RefusedError(f"p{p + 1} folded and has no hand to show", "P2")
         if hand.is_over:
             return  # a courtesy show of cards the history does not know: nothing changes
-        if hand.to_act is not None and _only_a_free_check_left(hand):
-            hand.apply(CHECK)
         if hand.to_act is not None:
             raise _still_to_act(hand, action.verb)
         if p in hand.mucked:
