@@ -134,6 +134,17 @@ def test_x5_odd_chips_from_the_first_winner_left_of_the_button__X5() -> None:
     won = [result.stacks[p] - (200 - 30) for p in (1, 2, 3)]
     assert [10 * w for w in won] == [340, 330, 330]
 
+def test_x5_in_chips_of_ten_as_the_seed_counts_them__X5_P7() -> None:
+    # The same case in the seed's own amounts: the pot is 1000 and the smallest chip is 10
+    # (HandConfig.chip): the odd chip is a whole chip of 10, to C, the first winner.
+    holes = ["8c8d", "2h3d", "2s3c", "4h5s", "6c7d"]
+    config = HandConfig(stacks=(2000,) * 5, blinds=(0,) * 5, big_blind=20, chip=10)
+    hand = Hand.start(config, Deck.for_deal(holes, "Ac Kd Qh Js Tc"))
+    play(hand, "r 100", "r 300", "c", "c", "f", "f")
+    play(hand, *["x"] * 9)
+    [pot] = hand.result().pots
+    assert (pot.amount, pot.winners, pot.shares) == (1000, (1, 2, 3), (340, 330, 330))
+
 
 # ---------------------------------------------------------------- X9, X10
 

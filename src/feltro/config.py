@@ -120,6 +120,10 @@ class HandConfig:
     """The big blind's position when the table says so rather than the blinds (site rules:
     a returning player's live post of a big blind out of position, a heads-up button that
     posted the big blind); ``None``: found from the blinds (:attr:`big_blind_position`)."""
+    chip: int = 1
+    """The smallest chip, in the units of the amounts: a split pot's odd chips are whole
+    chips (P7), e.g. 10 to split in chips of 10 (X5), or a cent of money played in tenths of
+    a cent. A remainder smaller than a chip goes to the first winner."""
     _plan: _Plan = field(init=False, repr=False, compare=False, hash=False)
 
     def __post_init__(self) -> None:
@@ -139,6 +143,7 @@ class HandConfig:
         except ValueError:
             raise ConfigError(f"unknown structure {self.structure!r}: use one of "
                               f"{', '.join(s.value for s in Structure)}") from None
+        _whole("chip", self.chip, minimum=1)
         if not isinstance(self.ante_trimming, bool):
             raise ConfigError(f"ante_trimming must be True or False, not {self.ante_trimming!r}")
         setter = object.__setattr__
@@ -222,7 +227,7 @@ class HandConfig:
             "stacks": self.stacks, "blinds": self.blinds, "big_blind": self.big_blind,
             "antes": self.antes, "min_bet": self.min_bet, "structure": self.structure,
             "big_bet": self.big_bet, "ante_trimming": self.ante_trimming,
-            "big_blind_at": self.big_blind_at,
+            "big_blind_at": self.big_blind_at, "chip": self.chip,
         }
         values.update(changes)
         return HandConfig(**values)

@@ -417,7 +417,8 @@ def maybe_settle(state: HandState) -> None:
 
 
 def settle_pots(state: HandState) -> None:
-    """Pay every pot (P1, P7) and end the hand."""
+    """Pay every pot (P1, P7: odd chips are whole chips of the configuration's ``chip``) and
+    end the hand."""
     pots = _final_pots(state)
     n = state.n
     shown = state.shown
@@ -432,6 +433,7 @@ def settle_pots(state: HandState) -> None:
     muck_order = state.muck_order
     results: list[PotResult] = []
     events = state.events
+    chip = state.config.chip
     for index, pot in enumerate(pots):
         amount = pot.amount
         winners = (pot.eligible if len(pot.eligible) == 1 else
@@ -440,7 +442,7 @@ def settle_pots(state: HandState) -> None:
             shares: tuple[int, ...] = (amount,)
             stacks[winners[0]] += amount
         else:
-            shares = split_pot(amount, winners)
+            shares = split_pot(amount, winners, chip=chip)
             for w, share in zip(winners, shares, strict=True):
                 stacks[w] += share
         results.append(PotResult(amount, pot.eligible, winners, shares))

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+from decimal import Decimal, InvalidOperation
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -27,6 +28,10 @@ _HELP = "\n\n".join((
     "every amount printed is in the history's own units, as a JSON number whose text is the "
     "exact decimal (a string if it needs more than 15 digits). An unknown (inf) stack, and the "
     "stack of a player who could win an undetermined pot, is null.",
+    "The odd chip of a split pot is the smallest chip: --chip-unit when given, else the "
+    "smallest coin of the history's currency (its ISO 4217 code, or its currency_symbol: $, "
+    "euro and pound signs have cents), else the smallest power of ten the amounts need; "
+    '"chip": 0.01 says which, and --summary counts the hands by chip.',
     "Unknown cards: a show of ???? is legal; a pot that depends on cards the history does not "
     'know has "winners": null and "shares": null and the hand says "undetermined": N, unless '
     'its winnings settle it ("settled_from": "winnings"). A courtesy show after everybody '
@@ -66,6 +71,9 @@ def replay_command(
         "'HOST:PORT').", show_default=False, metavar="ADDRESS")] = None,
     lang: Annotated[str | None, typer.Option("--lang", help=LANG_HELP,
                                              show_default=False)] = None,
+    chip_unit: Annotated[str | None, typer.Option(
+        "--chip-unit", help="The smallest chip, in the histories' money (e.g. 0.01); default: "
+        "their currency's smallest coin.", show_default=False, metavar="AMOUNT")] = None,
 ) -> None:
     from feltro.history import is_bulk
     from feltro.history.corpus import Summary, find_files, run_files
@@ -73,6 +81,7 @@ def replay_command(
     from feltro.i18n import t
 
     language = resolve_language(lang)
+    unit = _chip_unit(chip_unit, language)
     if rules not in RULE_SETS:
         raise typer.BadParameter(t("cli.replay_rules", language, rules=rules),
                                  param_hint="--rules")
@@ -94,7 +103,7 @@ def replay_command(
             for reports in run_files(paths, rules=rules,
                                      workers=workers,
                                      ray_address=None if ray is None else
-                                     "" if ray == "local" else ray):
+                                     "" if ray == "local" else ray, chip_unit=unit):
                 tally.add(reports)
                 advance()
                 for report in reports:
@@ -116,6 +125,22 @@ def replay_command(
         typer.echo(json.dumps(data, ensure_ascii=False))
     if failed:
         raise typer.Exit(code=1)
+
+
+def _chip_unit(text: str | None, language: str) -> Decimal | None:
+    """``--chip-unit`` as an exact amount, or ``None`` when not given."""
+    if text is None:
+        return None
+    try:
+        unit = Decimal(text.strip())
+    except InvalidOperation:
+        unit = Decimal(0)
+    if not unit.is_finite() or unit <= 0:
+        from feltro.i18n import t
+
+        raise typer.BadParameter(t("cli.replay_chip_unit", language, value=text[:20]),
+                                 param_hint="--chip-unit")
+    return unit
 
 
 class _Progress:

@@ -156,6 +156,8 @@ class SiteOutcome:
         data: dict[str, Any] = {}
         if self.hand.scale != 1:
             data["scale"] = self.hand.scale
+        if self.hand.chip_unit != 1:
+            data["chip"] = exact_number(self.hand.chip_unit)
         data["finishing_stacks"] = [None if x is None else money(x) for x in self.stacks]
         data["pots"] = [
             {
@@ -193,6 +195,8 @@ def replay_site(scaled: ScaledHand, *, rules: Rules = "house") -> SiteOutcome:
     record = scaled.record
     n = record.player_count
     base = config_of(record)
+    if scaled.chip != 1:  # odd chips are the currency's smallest coin (P7)
+        base = base.replace(chip=scaled.chip)
     posts: tuple[int, ...] | None = None
     if any(scaled.returning_posts):
         if rules == "house":
@@ -364,25 +368,9 @@ def _contenders(hand: Hand) -> list[int]:
 def _undetermined(hand: Hand, scaled: ScaledHand, rules: Rules, stacks: Any) -> SiteOutcome:
     """Pay the pots the known cards decide; the others are undetermined or, when consistent,
     settled from the history's ``winnings``."""
-    n = hand.players
-    board = list(hand.board)
-    strengths: list[int | None] = [None] * n
     contenders = set(_contenders(hand))
-    for p in contenders:
-        held = hand.hole(p)
-        if len(held) == 2 and None not in held:
-            strengths[p] = hand_strength([c for c in held if c is not None] + board)
-    mucked_flags = [p in set(hand.mucked) for p in range(n)]
-    pots: list[SitePot] = []
-    for pot in hand.pots():
-        live = [p for p in pot.eligible if p in contenders]
-        if len(live) > 1 and any(strengths[p] is None for p in live):
-            pots.append(SitePot(pot.amount, pot.eligible, None, None))
-            continue
-        winners = tuple(live) if len(live) == 1 else pot_winners(
-            pot, strengths, mucked_flags, hand.mucked)
-        pots.append(SitePot(pot.amount, pot.eligible, winners,
-                            split_pot(pot.amount, winners)))
+    strengths = _known_strengths(hand, contenders)
+    pots = _known_pots(hand, contenders, strengths, scaled.chip)
     returned = _returned(hand)
     settled = _settle_from_winnings(pots, strengths, contenders, scaled, returned)
     final = settled if settled is not None else pots
@@ -392,12 +380,40 @@ def _undetermined(hand: Hand, scaled: ScaledHand, rules: Rules, stacks: Any) -> 
         if paid.winners is None:
             open_seats.update(p for p in paid.eligible if p in contenders)
             continue
-        assert paid.shares is not None
-        for p, share in zip(paid.winners, paid.shares, strict=True):
+        for p, share in zip(paid.winners, paid.shares or (), strict=True):
             behind[p] += share
     return SiteOutcome(scaled, stacks(tuple(behind), open_seats), tuple(final), True,
                        settled_from_winnings=settled is not None, rules=rules,
                        returned=returned)
+
+
+def _known_strengths(hand: Hand, contenders: set[int]) -> list[int | None]:
+    """The strength of each contender's hand whose cards are known, else ``None``."""
+    board = list(hand.board)
+    strengths: list[int | None] = [None] * hand.players
+    for p in contenders:
+        held = hand.hole(p)
+        if len(held) == 2 and None not in held:
+            strengths[p] = hand_strength([c for c in held if c is not None] + board)
+    return strengths
+
+
+def _known_pots(hand: Hand, contenders: set[int], strengths: list[int | None],
+                chip: int) -> list[SitePot]:
+    """The pots, paid where every live contender's cards are known (P1, P7), else
+    undetermined."""
+    mucked_flags = [p in set(hand.mucked) for p in range(hand.players)]
+    pots: list[SitePot] = []
+    for pot in hand.pots():
+        live = [p for p in pot.eligible if p in contenders]
+        if len(live) > 1 and any(strengths[p] is None for p in live):
+            pots.append(SitePot(pot.amount, pot.eligible, None, None))
+            continue
+        winners = tuple(live) if len(live) == 1 else pot_winners(
+            pot, strengths, mucked_flags, hand.mucked)
+        pots.append(SitePot(pot.amount, pot.eligible, winners,
+                            split_pot(pot.amount, winners, chip=chip)))
+    return pots
 
 
 def _settle_from_winnings(pots: list[SitePot], strengths: list[int | None],
@@ -408,7 +424,7 @@ def _settle_from_winnings(pots: list[SitePot], strengths: list[int | None],
     winnings = scaled.winnings
     if winnings is None:
         return None
-    paid = {p: w * scaled.scale for p, w in enumerate(winnings) if w is not None and w > 0}
+    paid = {p for p, w in enumerate(winnings) if w is not None and w > 0}
     if not paid:
         return None
     out: list[SitePot] = []
@@ -416,19 +432,29 @@ def _settle_from_winnings(pots: list[SitePot], strengths: list[int | None],
         if pot.winners is not None:
             out.append(pot)
             continue
-        live = [p for p in pot.eligible if p in contenders]
-        best = max((s for p in live if (s := strengths[p]) is not None), default=-1)
-        winners = tuple(p for p in live if p in paid
-                        and (strengths[p] is None or (strengths[p] or 0) >= best))
+        winners = _paid_contenders(pot, strengths, contenders, paid)
         if not winners:
             return None
-        out.append(SitePot(pot.amount, pot.eligible, winners, split_pot(pot.amount, winners)))
-    got = [0] * len(strengths)
-    for pot in out:
-        assert pot.winners is not None
-        assert pot.shares is not None
-        for p, share in zip(pot.winners, pot.shares, strict=True):
-            got[p] += share
-    if not _winnings_fit(tuple(got), returned, winnings, scaled.scale):
+        out.append(SitePot(pot.amount, pot.eligible, winners,
+                           split_pot(pot.amount, winners, chip=scaled.chip)))
+    if not _winnings_fit(_collected(out, len(strengths)), returned, winnings, scaled.scale):
         return None
     return out
+
+
+def _paid_contenders(pot: SitePot, strengths: list[int | None], contenders: set[int],
+                     paid: set[int]) -> tuple[int, ...]:
+    """The contenders of an undetermined *pot* that the winnings pay and no known hand beats."""
+    live = [p for p in pot.eligible if p in contenders]
+    best = max((s for p in live if (s := strengths[p]) is not None), default=-1)
+    return tuple(p for p in live if p in paid
+                 and (strengths[p] is None or (strengths[p] or 0) >= best))
+
+
+def _collected(pots: list[SitePot], n: int) -> tuple[int, ...]:
+    """What each position collects from *pots* (all determined)."""
+    got = [0] * n
+    for pot in pots:
+        for p, share in zip(pot.winners or (), pot.shares or (), strict=True):
+            got[p] += share
+    return tuple(got)
