@@ -1,7 +1,7 @@
 """Outside the hand engine nobody reads or writes its private fields.
 
-The engine is the modules of one hand (``hand``, ``handstate``, ``betting``, ``dealing``,
-``showdown``, ``legal``, ``view``, ``config``, ``pots``). Everything else reads a hand through
+The engine is the modules of one hand (``hand``, ``handstate``, ``betting``, ``rounds``,
+``dealing``, ``showdown``, ``legal``, ``view``, ``config``, ``pots``). Everything else reads a hand through
 :class:`~feltro.hand.Hand`'s public properties, or the read-only live state
 (:attr:`Hand.state <feltro.hand.Hand.state>`); an ``obj._name`` where ``_name`` is a private
 member of an engine class is a back door, and this test names it.
@@ -18,8 +18,8 @@ from feltro.handstate import HandState
 from feltro.legal import LegalActions
 
 SOURCE = Path(__file__).resolve().parents[1] / "src" / "feltro"
-ENGINE = {"hand", "handstate", "betting", "dealing", "showdown", "legal", "view", "config",
-          "pots"}
+ENGINE = {"hand", "handstate", "betting", "rounds", "dealing", "showdown", "legal", "view",
+          "config", "pots"}
 
 
 def private_members() -> set[str]:

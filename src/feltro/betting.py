@@ -1,10 +1,10 @@
-"""The betting of one hand: forced bets, legal actions, acting, the end of each round.
+"""The betting of one hand: forced bets, legal actions, acting.
 
 Plain functions over a :class:`~feltro.handstate.HandState` that :class:`~feltro.hand.Hand`
 calls: :func:`start` posts antes and blinds (B11, D3, D10) and deals from the hand's deck
-(D4), :func:`legal` says what the player to act may do, :func:`act` plays an action (B3-B10),
-and when nobody is left to act the round ends (B5, B7), the next street is dealt (D5) or the
-showdown begins (P2, P8; :mod:`feltro.showdown`). They never call back into the hand.
+(D4), :func:`legal` says what the player to act may do (B3-B10; B5: no raise nobody can
+call) and :func:`act` plays an action; who acts next and the end of each round and street are
+:mod:`feltro.rounds`. They never call back into the hand.
 
 The hot path of the whole engine is here: state lives in plain lists of ints, the common
 events are made once and shared, and legal actions are computed from a few integers.
@@ -35,12 +35,11 @@ from feltro.events import (
     ActionTaken,
     AntePosted,
     BlindPosted,
-    BoardDealt,
     Event,
     HoleCardDealt,
     UncalledReturned,
 )
-from feltro.handstate import BETTING, BOARD, BOARD_SIZES, DEALING, SHOWDOWN, HandState
+from feltro.handstate import BOARD, DEALING, SHOWDOWN, HandState
 from feltro.legal import (
     RAISE_CAPPED,
     RAISE_NO_CHIPS,
@@ -54,10 +53,9 @@ from feltro.legal import (
     seat_name,
 )
 from feltro.pots import uncalled
-from feltro.showdown import auto_show, maybe_settle, settle_pots
+from feltro.rounds import begin_preflop, end_round, next_actor
 
-__all__ = ["act", "after_board", "begin_preflop", "legal", "raise_bounds", "start",
-           "turn_error"]
+__all__ = ["act", "legal", "raise_bounds", "start", "turn_error"]
 
 _CARD: Final = tuple(Card.from_id(i) for i in range(52))
 
@@ -158,14 +156,6 @@ def _trim_antes(s: HandState) -> None:
         s.stacks[p] += amount
         s.returned[p] += amount
         s.events.append(UncalledReturned(p, amount))
-
-
-def begin_preflop(s: HandState) -> None:
-    """Every hole card is dealt: the first player to act preflop is asked (B2)."""
-    s.phase = BETTING
-    s.to_act = to_act = _next_actor(s, s.config._plan.first_preflop)
-    if to_act is None:
-        _end_round(s)
 
 
 # ---------------------------------------------------------------------- legal actions
@@ -271,14 +261,14 @@ def act(s: HandState, action: Action | str, position: int | None) -> tuple[Event
         s.active -= 1
         events.append(_FOLD_EVENTS[s.street][p])
         if s.live == 1:
-            _end_round(s)
+            end_round(s)
             return tuple(events[mark:])
     else:  # pragma: no cover - Action has exactly four kinds
         raise TypeError(f"not an action: {action!r}")
     nxt = p + 1
-    s.to_act = to_act = _next_actor(s, nxt if nxt < s.n else 0)
+    s.to_act = to_act = next_actor(s, nxt if nxt < s.n else 0)
     if to_act is None:
-        _end_round(s)
+        end_round(s)
     return tuple(events[mark:])
 
 
@@ -343,126 +333,3 @@ def turn_error(s: HandState, position: int | None) -> IllegalActionError:
                                   "the betting is over: show or muck", position=position)
     return IllegalActionError(Refusal("B5", "hand-over", {}), "the hand is over",
                               position=position)
-
-
-def _next_actor(s: HandState, start: int) -> int | None:
-    """The first position from *start* clockwise who must still act (B5), or None."""
-    if s.active < 2:
-        return _lone_actor(s)
-    n = s.n
-    folded = s.folded
-    stacks = s.stacks
-    bets = s.bets
-    acted_at = s.acted_at
-    to_match = s.to_match
-    q = start
-    for _ in range(n):
-        # B5: everyone not folded and not all-in acts at least once and matches the bet.
-        if not folded[q] and stacks[q] and (acted_at[q] < 0 or bets[q] < to_match):
-            return q
-        q += 1
-        if q == n:
-            q = 0
-    return None
-
-
-def _lone_actor(s: HandState) -> int | None:
-    """B5 when at most one player left has chips: that player acts only to answer a bet it has
-    not matched (a call or a fold), never for an option nobody could bet against. A short
-    big blind (D10) does not make it owe the full big blind: only bets put in count."""
-    folded = s.folded
-    stacks = s.stacks
-    bets = s.bets
-    lone = -1
-    top = 0
-    for q in range(s.n):
-        if folded[q]:
-            continue
-        if stacks[q]:
-            lone = q
-        elif bets[q] > top:
-            top = bets[q]
-    return None if lone < 0 or bets[lone] >= top else lone
-
-
-# ---------------------------------------------------------------------- rounds and streets
-
-
-def _end_round(s: HandState) -> None:
-    s.to_act = None
-    bets = s.bets
-    excess = uncalled(bets)
-    if excess is not None:
-        p, amount = excess
-        if s.stacks[p] == 0 and not s.folded[p]:
-            s.active += 1
-        s.stacks[p] += amount
-        s.committed[p] -= amount
-        s.returned[p] += amount
-        s.events.append(UncalledReturned(p, amount))
-    for i in range(s.n):
-        bets[i] = 0
-    if s.live == 1:
-        settle_pots(s)
-        return
-    if s.street == 3:
-        _begin_showdown(s)
-        return
-    if s.active < 2 and not s.runout:
-        # Nobody can bet any more: every live hand is shown, then the board is completed
-        # with the usual burns (P2).
-        s.runout = True
-        if s.auto_showdown:
-            auto_show(s)
-    s.street += 1
-    _next_board(s)
-
-
-def _next_board(s: HandState) -> None:
-    deck = s.deck
-    if deck is None:
-        s.phase = BOARD
-        return
-    k = s.next_card
-    size = BOARD_SIZES[s.street]
-    s.burned.append(deck[k])
-    cards = tuple(deck[k + 1:k + 1 + size])
-    s.next_card = k + 1 + size
-    s.board.extend(cards)
-    s.events.append(BoardDealt(STREETS[s.street], cards))
-    after_board(s)
-
-
-def after_board(s: HandState) -> None:
-    """The street's board cards are dealt: its betting begins, or the run-out goes on."""
-    if not s.runout:
-        _begin_street(s)
-    elif s.street == 3:
-        _begin_showdown(s)
-    else:
-        s.street += 1
-        _next_board(s)
-
-
-def _begin_street(s: HandState) -> None:
-    s.phase = BETTING
-    s.to_match = 0
-    s.full_inc = (s.min_bet if s.structure != FIXED_LIMIT_CODE or s.street < 2
-                  else s.config._plan.big_bet)
-    s.n_bets = 0
-    s.aggressor = -1
-    acted_at = s.acted_at
-    for i in range(s.n):
-        acted_at[i] = -1
-    s.to_act = to_act = _next_actor(s, 0)
-    if to_act is None:  # pragma: no cover - two players can act whenever a street begins
-        _end_round(s)
-
-
-def _begin_showdown(s: HandState) -> None:
-    s.phase = SHOWDOWN
-    s.street = 4
-    s.to_act = None
-    if s.auto_showdown:
-        auto_show(s)
-    maybe_settle(s)

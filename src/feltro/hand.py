@@ -17,15 +17,16 @@ an input: the deck is given, or the caller deals (:meth:`Hand.deal_hole`,
 
 ``Hand`` is the public face; its state is one :class:`~feltro.handstate.HandState` that the
 engine's plain functions work on, split by concern: :mod:`feltro.betting` (forced bets, legal
-actions, acting, rounds and streets), :mod:`feltro.dealing` (the deck, dealing by hand) and
-:mod:`feltro.showdown` (shows, mucks, pots).
+actions, acting), :mod:`feltro.rounds` (who acts next, the end of rounds and streets),
+:mod:`feltro.dealing` (the deck, dealing by hand) and :mod:`feltro.showdown` (shows, mucks,
+pots).
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
-from feltro import betting, dealing, showdown
+from feltro import betting, dealing, rounds, showdown
 from feltro.actions import Action
 from feltro.cards import Card, CardsLike, Deck
 from feltro.config import HandConfig, Structure
@@ -268,7 +269,7 @@ class Hand:
         state = self._state
         mark = len(state.events)
         if dealing.deal_hole(state, position, cards):
-            betting.begin_preflop(state)
+            rounds.begin_preflop(state)
         return tuple(state.events[mark:])
 
     def deal_board(self, cards: CardsLike) -> tuple[Event, ...]:
@@ -280,7 +281,7 @@ class Hand:
         state = self._state
         mark = len(state.events)
         dealing.deal_board(state, cards)
-        betting.after_board(state)
+        rounds.after_board(state)
         return tuple(state.events[mark:])
 
     # ------------------------------------------------------------------ showdown
