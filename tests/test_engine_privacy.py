@@ -1,8 +1,8 @@
 """Outside the hand engine nobody reads or writes its private fields.
 
 The engine is the modules of one hand (``hand``, ``handstate``, ``betting``, ``rounds``,
-``dealing``, ``showdown``, ``legal``, ``view``, ``config``, ``pots``). Everything else reads a hand through
-:class:`~feltro.hand.Hand`'s public properties, or the read-only live state
+``dealing``, ``showdown``, ``legal``, ``view``, ``config``, ``pots``). Everything else reads a
+hand through :class:`~feltro.hand.Hand`'s public properties, or the read-only live state
 (:attr:`Hand.state <feltro.hand.Hand.state>`); an ``obj._name`` where ``_name`` is a private
 member of an engine class is a back door, and this test names it.
 """

@@ -5,7 +5,8 @@ state is a set of arrays with one row per table and one column per hand position
 left of the button, ``n - 1`` = the button, as in :class:`feltro.hand.Hand`), and one call of
 :meth:`BatchTables.step` plays one decision at every table with array operations: the same
 rules as :class:`~feltro.hand.Hand` (blinds and antes, B3-B11 betting with short all-ins that do
-not reopen, pot-limit and fixed-limit, uncalled bets returned, pots as a dealer forms them and
+not reopen, nobody asked to act when nobody could bet against them and no raise nobody can
+call (B5), pot-limit and fixed-limit, uncalled bets returned, pots as a dealer forms them and
 odd chips from the button's left, P1 and P7). :mod:`feltro.env.crosscheck` plays the same deals
 and actions through :class:`~feltro.hand.Hand` and compares every decision and result.
 
