@@ -2,9 +2,9 @@
 
 Plain functions over a :class:`~feltro.handstate.HandState` that :class:`~feltro.hand.Hand`
 calls: :func:`start` posts antes and blinds (B11, D3, D10) and deals from the hand's deck
-(D4), :func:`legal` says what the player to act may do (B3-B10; B5: no raise nobody can
-call) and :func:`act` plays an action; who acts next and the end of each round and street are
-:mod:`feltro.rounds`. They never call back into the hand.
+(D4), :func:`raise_bounds` says how far the player to act may raise (B6-B10; B5: no raise
+nobody can call) and :func:`act` plays an action; who acts next and the end of each round and
+street are :mod:`feltro.rounds`. They never call back into the hand.
 
 The hot path of the whole engine is here: state lives in plain lists of ints, the common
 events are made once and shared, and legal actions are computed from a few integers.
@@ -46,7 +46,6 @@ from feltro.legal import (
     RAISE_NOT_REOPENED,
     RAISE_OPEN,
     RAISE_UNANSWERABLE,
-    LegalActions,
     check_refusal,
     raise_refusal,
     raise_size_refusal,
@@ -55,7 +54,7 @@ from feltro.legal import (
 from feltro.pots import uncalled
 from feltro.rounds import begin_preflop, end_round, next_actor
 
-__all__ = ["act", "legal", "raise_bounds", "start", "turn_error"]
+__all__ = ["act", "raise_bounds", "start", "turn_error"]
 
 _CARD: Final = tuple(Card.from_id(i) for i in range(52))
 
@@ -161,25 +160,6 @@ def _trim_antes(s: HandState) -> None:
 # ---------------------------------------------------------------------- legal actions
 
 
-def legal(s: HandState) -> LegalActions:
-    """What the player to act may do (empty when nobody is to act)."""
-    p = s.to_act
-    if p is None:
-        return LegalActions.none()
-    owed = s.to_match - s.bets[p]
-    stack = s.stacks[p]
-    code, low, high = raise_bounds(s, p)
-    return LegalActions(
-        p,
-        owed <= 0,
-        0 if owed <= 0 else (owed if owed < stack else stack),
-        low,
-        high,
-        None if code == RAISE_OPEN else
-        (code, s.to_match, s.acted_at[p], s.full_inc, s.bets[p] + stack),
-    )
-
-
 def raise_bounds(s: HandState, p: int) -> tuple[int, int | None, int | None]:
     """``(refusal code, min raise-to, max raise-to)`` for position *p*."""
     to_match = s.to_match
@@ -189,14 +169,21 @@ def raise_bounds(s: HandState, p: int) -> tuple[int, int | None, int | None]:
     if reach <= to_match:
         return RAISE_NO_CHIPS, None, None
     # B5: a raise is offered only when someone else left could put in more than the bet.
+    # Without a look round when nobody has bet yet, or the bettor (preflop without a raise:
+    # the big blind) could.
     if s.active < 2:
         return RAISE_UNANSWERABLE, None, None
     folded = s.folded
-    for q in range(s.n):
-        if q != p and stacks[q] and not folded[q] and bets[q] + stacks[q] > to_match:
-            break
-    else:
-        return RAISE_UNANSWERABLE, None, None
+    bettor = s.aggressor
+    if bettor < 0 and not s.street:
+        bettor = s.config._plan.big_blind_position
+    if to_match and (bettor < 0 or bettor == p or folded[bettor]
+                     or bets[bettor] + stacks[bettor] <= to_match):
+        for q in range(s.n):
+            if q != p and stacks[q] and not folded[q] and bets[q] + stacks[q] > to_match:
+                break
+        else:
+            return RAISE_UNANSWERABLE, None, None
     acted_at = s.acted_at[p]
     # B8: after acting, raising reopens only when the raises since add up to a full one.
     if acted_at >= 0 and to_match - acted_at < s.full_inc:

@@ -28,12 +28,13 @@ from collections.abc import Sequence
 
 from feltro import betting, dealing, rounds, showdown
 from feltro.actions import Action
+from feltro.betting import raise_bounds
 from feltro.cards import Card, CardsLike, Deck
 from feltro.config import HandConfig, Structure
 from feltro.errors import HandNotOverError
 from feltro.events import STREETS, Event, Street
 from feltro.handstate import BOARD, DEALING, OVER, SHOWDOWN, HandReading, HandState
-from feltro.legal import LegalActions, seat_name
+from feltro.legal import RAISE_OPEN, LegalActions, seat_name
 from feltro.pots import Pot
 from feltro.showdown import HandResult, PotResult, first_to_show, show_order
 from feltro.view import SeatView, seat_view
@@ -240,7 +241,22 @@ class Hand:
     @property
     def legal(self) -> LegalActions:
         """What the player to act may do (empty when nobody is to act)."""
-        return betting.legal(self._state)
+        s = self._state
+        p = s.to_act
+        if p is None:
+            return LegalActions.none()
+        owed = s.to_match - s.bets[p]
+        stack = s.stacks[p]
+        code, low, high = raise_bounds(s, p)
+        return LegalActions(
+            p,
+            owed <= 0,
+            0 if owed <= 0 else (owed if owed < stack else stack),
+            low,
+            high,
+            None if code == RAISE_OPEN else
+            (code, s.to_match, s.acted_at[p], s.full_inc, s.bets[p] + stack),
+        )
 
     def apply(self, action: Action | str, position: int | None = None) -> tuple[Event, ...]:
         """Play *action* for the position to act; return the events it caused.
@@ -321,8 +337,7 @@ class Hand:
         """What *position* may see: own cards, shown cards and public information."""
         state = self._state
         state.check_position(position)
-        return seat_view(state, position,
-                         betting.legal(state) if position == state.to_act else None)
+        return seat_view(state, position, self.legal if position == state.to_act else None)
 
     def public_view(self) -> SeatView:
         """What a spectator may see: no private cards except those shown."""

@@ -83,10 +83,13 @@ class PokerAEC(AECEnv[str, dict[str, Any], int]):  # type: ignore[misc]
     def _select(self) -> None:
         """Select the agent to act and give it its legal actions."""
         game = self.game
-        number = game.to_act
-        assert number is not None
-        selected = self.agent_selection = self.possible_agents[number]
-        self.infos[selected] = {"legal": legal_info(game.legal)}
+        p = game.state.to_act
+        assert p is not None
+        selected = self.agent_selection = self.possible_agents[game.order[p]]
+        legal = game._legal
+        if legal is None:
+            legal = game._legal = game.hand.legal
+        self.infos[selected] = {"legal": legal_info(legal)}
 
     def _zero_rewards(self) -> None:
         """Rewards are zero between the ends of hands (cleared once after each end)."""
@@ -167,10 +170,13 @@ class PokerAEC(AECEnv[str, dict[str, Any], int]):  # type: ignore[misc]
                 self._zero_rewards()
             # The next agent to act, with its legal actions (:meth:`_select`, inlined: this
             # is the path of nearly every step).
-            number = game.to_act
-            assert number is not None  # the hand goes on
-            selected = self.agent_selection = self.possible_agents[number]
-            infos[selected] = {"legal": legal_info(game.legal)}
+            p = game.state.to_act
+            assert p is not None  # the hand goes on
+            selected = self.agent_selection = self.possible_agents[game.order[p]]
+            legal = game._legal
+            if legal is None:
+                legal = game._legal = game.hand.legal
+            infos[selected] = {"legal": legal_info(legal)}
         if self.render_mode == "human":
             self.render()
 

@@ -16,7 +16,7 @@ Decks are drawn in the order :meth:`Hand.start` reads them: first cards to posit
 
 from __future__ import annotations
 
-from typing import Final
+from typing import Any, Final
 
 import numpy as np
 import numpy.typing as npt
@@ -76,6 +76,7 @@ class BatchTables:
                                    else PotActions(config.fractions))
         self._fractions = np.array(config.fractions, dtype=np.float64)
         self._positions = np.arange(n, dtype=np.int64)
+        self._ones = np.ones(n, dtype=np.uint8)
         self._rows = np.arange(t, dtype=np.int64)
         self._deck_size = 2 * n + 8
         board = [2 * n + 1, 2 * n + 2, 2 * n + 3, 2 * n + 5, 2 * n + 7]
@@ -243,7 +244,9 @@ class BatchTables:
         idle = actor < 0
         if idle.any():
             ended[idle] = self._end_round(rows[idle])
-        self._update_legal(rows[~ended])
+            self._update_legal(rows[~ended])
+        else:
+            self._update_legal(rows)
         return ended
 
     def _raise_targets(self, a: Ints) -> Ints:
@@ -298,11 +301,12 @@ class BatchTables:
     def _next_actor(self, rows: Ints, start: Ints) -> Ints:
         """The first position from *start* clockwise who must still act (B5), or -1."""
         n = self.n
-        live = ~self.folded[rows]
-        bets = self.bets[rows]
-        need = live & (self.stacks[rows] > 0) & (
-            (self.acted_at[rows] < 0) | (bets < self.to_match[rows, None]))
-        lone = self.active[rows] < 2
+        at = self._at
+        live = ~at(self.folded, rows)
+        bets = at(self.bets, rows)
+        need = live & (at(self.stacks, rows) > 0) & (
+            (at(self.acted_at, rows) < 0) | (bets < at(self.to_match, rows)[:, None]))
+        lone = at(self.active, rows) < 2
         if lone.any():
             # B5: the one player left with chips acts only to answer a bet it has not
             # matched; a short big blind (D10) counts for what it put in.
@@ -316,6 +320,10 @@ class BatchTables:
         actor[~need.any(axis=1)] = -1
         result: Ints = actor
         return result
+
+    def _at(self, array: Ints | Bools, rows: Ints) -> Any:
+        """*array* at *rows*: the array itself when *rows* are all the tables (no copy)."""
+        return array if rows is self._rows else array[rows]
 
     def _update_legal(self, rows: Ints) -> None:
         """The legal actions of the player to act at *rows* (as
@@ -331,11 +339,13 @@ class BatchTables:
         owed = to_match - bet
         self.call_amount[rows] = np.clip(owed, 0, stack)
         acted = self.acted_at[rows, p]
-        # B5: a raise only when someone else left could put in more than the bet.
-        others = ~self.folded[rows] & (self._positions != p[:, None])
-        answer = np.where(others, self.bets[rows] + self.stacks[rows], 0).max(axis=1)
+        # B5: a raise only when someone else left could put in more than the bet, i.e. two
+        # players left reach beyond it (the one to act does, or it has no chips to raise).
+        beyond = (self.bets + self.stacks) > self.to_match[:, None]
+        beyond &= ~self.folded
+        answered = (beyond.view(np.uint8) @ self._ones)[rows] >= 2  # a count, as a product
         code = np.where(reach <= to_match, RAISE_NO_CHIPS, np.where(
-            answer <= to_match, RAISE_UNANSWERABLE, np.where(
+            ~answered, RAISE_UNANSWERABLE, np.where(
                 (acted >= 0) & (to_match - acted < full_inc), RAISE_NOT_REOPENED, RAISE_OPEN)))
         low = to_match + full_inc
         if self.structure == FIXED_LIMIT_CODE:

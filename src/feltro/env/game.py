@@ -76,7 +76,8 @@ class PokerGame:
         self.obs_size = observation_size(n)
         self._rng = random.Random(seed if seed is not None else random.SystemRandom().random())
         self.hand: Hand = Hand.start(config.hand_config(tuple(range(n))), Deck.standard())
-        self._s: HandReading = self.hand.state  # the hand's live state, read without copies
+        self.state: HandReading = self.hand.state
+        """The live state of the hand in play, read-only (no copy per read)."""
         self.series: Series | None = None
         self.order: tuple[int, ...] = tuple(range(n))
         self.position_of: list[int] = list(range(n))
@@ -147,7 +148,7 @@ class PokerGame:
             self.hands += 1
             self._dealt += 1
             self.hand = hand
-            self._s = hand.state
+            self.state = hand.state
             self.order = order
             self.street_in = [[0] * n for _ in range(4)]
             self.hand_start = list(hand.config.stacks)
@@ -170,7 +171,7 @@ class PokerGame:
     @property
     def to_act(self) -> int | None:
         """The agent to act, or ``None`` when the episode is over."""
-        p = self._s.to_act
+        p = self.state.to_act
         return None if p is None or self.over else self.order[p]
 
     @property
@@ -187,7 +188,7 @@ class PokerGame:
         :raises IllegalActionError: for an action the rules refuse (nothing changes), or when
             the episode is over.
         """
-        s = self._s
+        s = self.state
         if action == 1:  # check or call (the engine checks when nothing is owed): no decoding
             return self.play(CALL)
         return self.play(self.codec.decode(action, self.legal, sum(s.committed),
@@ -196,7 +197,7 @@ class PokerGame:
     def play(self, engine_action: Action) -> bool:
         """:meth:`step` with an engine action (``Raise(25)``, ``CALL``...), as bots answer."""
         hand = self.hand
-        s = self._s
+        s = self.state
         p = s.to_act
         if p is None or self.over:
             from feltro.errors import IllegalActionError, Refusal
@@ -258,7 +259,7 @@ class PokerGame:
     def _start_public(self) -> None:
         """:meth:`_build_public` for a hand just dealt, from a kept template of what does not
         change (the street, who is dealt in, the big blind)."""
-        s = self._s
+        s = self.state
         k = len(self.order)
         if s.board or s.street or True in s.folded:  # not a plain start
             self._build_public()
@@ -281,7 +282,7 @@ class PokerGame:
 
     def _build_public(self) -> None:
         """The part of the observation every agent shares, built in full."""
-        s = self._s
+        s = self.state
         n = self.n
         public = np.zeros(self.obs_size, dtype=np.float32)
         for card in s.board:
@@ -303,7 +304,7 @@ class PokerGame:
     def _update_public(self, p: int, street: int, chips: int) -> None:
         """After one action inside a street only the actor's numbers and the bet change: none
         but the folded flag for a fold or a check, the chips for a bet, call or raise."""
-        s = self._s
+        s = self.state
         public = self._public
         n = self.n
         base = self._base + p
@@ -329,7 +330,7 @@ class PokerGame:
             public[52 + card] = 1
         public[104 + street] = 0
         public[105 + street] = 1
-        public[-6] = self._s.to_match
+        public[-6] = self.state.to_match
 
     def observation(self, agent: int) -> Obs:
         """The observation array of *agent* (see the module docstring)."""
@@ -338,7 +339,7 @@ class PokerGame:
         if p < 0:
             return obs
         hand = self.hand
-        s = self._s
+        s = self.state
         first, second = s.holes[p]  # hold'em: two cards, always dealt here
         obs[first] = 1
         obs[second] = 1
@@ -362,7 +363,7 @@ class PokerGame:
     def action_mask(self, agent: int) -> npt.NDArray[np.int8]:
         """The exact mask of *agent* (all zeros when it is not the agent's turn)."""
         p = self.position_of[agent]
-        if self.over or p < 0 or self._s.to_act != p:
+        if self.over or p < 0 or self.state.to_act != p:
             return self._no_mask.copy()
         legal = self._legal
         if legal is None:
@@ -372,7 +373,7 @@ class PokerGame:
     def legal_info(self, agent: int) -> dict[str, object]:
         """``infos[agent]["legal"]``: exact legal actions, empty-handed when not its turn."""
         p = self.position_of[agent]
-        if self.over or p < 0 or self._s.to_act != p:
+        if self.over or p < 0 or self.state.to_act != p:
             return dict(_NOBODY)
         legal = self._legal
         if legal is None:
