@@ -151,13 +151,25 @@ def test_short_big_blind_posts_all_and_others_face_the_full_big_blind__D10() -> 
 
 
 def test_small_blind_facing_short_big_blind_still_owes_the_difference_to_two__D10() -> None:
+    # While another player could still bet, the small blind faces the full big blind (D10).
     hand = start([200, 1, 200])
-    play(hand, "f")
+    play(hand, "c")
     assert hand.to_act == 0
     assert hand.legal.call_amount == 1
     play(hand, "c")
-    # The 1 nobody matched (the big blind had only 1) goes back to the small blind (B7).
-    assert UncalledReturned(0, 1) in hand.events
+    assert hand.street is Street.FLOP
+    assert hand.committed == (2, 1, 2)
+
+
+def test_small_blind_alone_with_a_short_big_blind_has_no_decision__B5_D10() -> None:
+    # The button folds: the small blind is the only player left with chips, and the short big
+    # blind put in no more than it (1): nobody is asked to act (B5), not even to complete to
+    # the full big blind (D10 does not make it owe that).
+    hand = start([200, 1, 200])
+    play(hand, "f")
+    assert hand.to_act is None
+    assert hand.is_over
+    assert hand.result().pots[0].amount == 2
 
 
 def test_short_small_blind_is_all_in__D10() -> None:
@@ -169,12 +181,12 @@ def test_short_small_blind_is_all_in__D10() -> None:
     assert hand.to_act == 1  # the all-in small blind has no decision
 
 
-def test_heads_up_short_big_blind_leaves_the_button_a_decision__D10() -> None:
-    hand = start([1, 200])  # position 0 is the big blind with one chip
-    assert hand.to_act == 1
-    assert hand.legal.call_amount == 1  # 2 to face, 1 already in
-    play(hand, "f")
-    assert hand.result().stacks == (2, 199)
+def test_heads_up_short_big_blind_leaves_the_button_no_decision__B5_D10() -> None:
+    hand = start([1, 200])  # position 0 is the big blind with one chip, as much as the button's
+    assert hand.to_act is None
+    assert hand.is_over
+    assert sum(hand.result().stacks) == 201
+    assert hand.result().pots[0].amount == 2
 
 
 def test_blind_amount_above_stack_is_all_in_blind__D10() -> None:

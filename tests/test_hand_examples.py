@@ -27,24 +27,25 @@ def play(hand: Hand, *actions: str) -> None:
 
 
 def test_x2_excess_returned_and_each_pot_to_its_best_hand__X2() -> None:
-    # A (aces) all-in 20, B (queens) all-in 50, C (kings) 80: A best, C second.
-    hand = no_blinds([20, 50, 200], ["AsAd", "QsQd", "KsKd"], "2c 7h 9d Jc 3h")
-    play(hand, "r 20", "r 50", "r 80")
-    assert UncalledReturned(2, 30) in hand.events
+    # C (kings) bets 80, A (aces) calls all-in for 20, B (queens) all-in for 50: A best, C
+    # second. (C bets first: after B's all-in nobody could call a raise to 80, B5.)
+    hand = no_blinds([200, 20, 50], ["KsKd", "AsAd", "QsQd"], "2c 7h 9d Jc 3h")
+    play(hand, "r 80", "c", "c")
+    assert UncalledReturned(0, 30) in hand.events
     result = hand.result()
-    assert result.returned == (0, 0, 30)
+    assert result.returned == (30, 0, 0)
     assert [(p.amount, p.eligible, p.winners) for p in result.pots] == [
-        (60, (0, 1, 2), (0,)), (60, (1, 2), (2,))]
-    assert result.stacks == (60, 0, 200 - 50 + 60)
+        (60, (0, 1, 2), (1,)), (60, (0, 2), (0,))]
+    assert result.stacks == (200 - 50 + 60, 60, 0)
 
 
 def test_x2_ties_split_each_pot_separately__X2() -> None:
     # Everybody plays the board's straight: main pot three ways, side pot two ways.
-    hand = no_blinds([20, 50, 200], ["2h3d", "2s3c", "4h5s"], "Ac Kd Qh Js Tc")
-    play(hand, "r 20", "r 50", "r 80")
+    hand = no_blinds([200, 20, 50], ["4h5s", "2h3d", "2s3c"], "Ac Kd Qh Js Tc")
+    play(hand, "r 80", "c", "c")
     result = hand.result()
     assert [p.shares for p in result.pots] == [(20, 20, 20), (30, 30)]
-    assert result.stacks == (20, 50, 200)
+    assert result.stacks == (200, 20, 50)
 
 
 # ---------------------------------------------------------------- X3
@@ -132,6 +133,17 @@ def test_x5_odd_chips_from_the_first_winner_left_of_the_button__X5() -> None:
     assert sum(p.amount for p in result.pots) == 100
     won = [result.stacks[p] - (200 - 30) for p in (1, 2, 3)]
     assert [10 * w for w in won] == [340, 330, 330]
+
+def test_x5_in_chips_of_ten_as_the_seed_counts_them__X5_P7() -> None:
+    # The same case in the seed's own amounts: the pot is 1000 and the smallest chip is 10
+    # (HandConfig.chip): the odd chip is a whole chip of 10, to C, the first winner.
+    holes = ["8c8d", "2h3d", "2s3c", "4h5s", "6c7d"]
+    config = HandConfig(stacks=(2000,) * 5, blinds=(0,) * 5, big_blind=20, chip=10)
+    hand = Hand.start(config, Deck.for_deal(holes, "Ac Kd Qh Js Tc"))
+    play(hand, "r 100", "r 300", "c", "c", "f", "f")
+    play(hand, *["x"] * 9)
+    [pot] = hand.result().pots
+    assert (pot.amount, pot.winners, pot.shares) == (1000, (1, 2, 3), (340, 330, 330))
 
 
 # ---------------------------------------------------------------- X9, X10

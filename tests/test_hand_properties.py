@@ -54,8 +54,8 @@ def configs(draw: st.DrawFn) -> HandConfig:
 
 
 def snapshot(hand: Hand) -> tuple[Any, ...]:
-    return tuple(copy.deepcopy(getattr(hand, name)) for name in HandState.__slots__
-                 if name != "_config")
+    return tuple(copy.deepcopy(getattr(hand.state, name)) for name in HandState.__slots__
+                 if name != "config")
 
 
 def offered(hand: Hand, rng: random.Random) -> list[Action]:

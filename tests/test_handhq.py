@@ -15,6 +15,7 @@ from pathlib import Path
 
 import pytest
 
+from feltro.errors import HistoryError
 from feltro.history import load
 from feltro.history.corpus import Summary, replay_file, replay_text, run_files
 from feltro.history.decimal_scale import read_tables, scale_hand
@@ -121,7 +122,8 @@ def test_a_split_pot_the_file_writes_no_winnings_for_is_its_own_error() -> None:
 def test_decimal_stakes_are_played_in_whole_units_and_reported_exactly() -> None:
     report = replay_file(HANDHQ / "absolute.phhs")[0]
     assert json.loads(report.json) == {
-        "scale": 10,
+        "scale": 100,  # the amounts need tenths; the dollar's smallest coin is a cent
+        "chip": 0.01,
         "finishing_stacks": [201.3, 80.6, 197],
         "pots": [{"amount": 2, "eligible": [1], "winners": [1], "shares": [2]}],
     }
@@ -129,6 +131,39 @@ def test_decimal_stakes_are_played_in_whole_units_and_reported_exactly() -> None
     assert hand.scale == 100
     assert hand.record.starting_stacks == (102000, 214316, 136555, 20404, 185690)
     assert "p3 cbr 133555" in hand.record.actions
+
+
+def test_a_split_pot_is_split_to_the_cent__P7() -> None:
+    """Full Tilt [128], $5/$10 in whole dollars (currency_symbol '$'): a pot of $185 split
+    two ways is $92.50 each (the odd chip is a cent, not a dollar); iPoker [125], in dimes
+    (currency 'USD'), splits $33.50 into 16.75 each."""
+    hands = replay_file(HANDHQ / "fulltilt.phhs")
+    [pot] = json.loads(hands[127].json)["pots"]
+    assert (pot["amount"], pot["winners"], pot["shares"]) == (185, [5, 6], [92.5, 92.5])
+    assert json.loads(hands[127].json)["chip"] == 0.01
+    assert hands[127].chip == "0.01 (currency_symbol $)"
+    [pot] = json.loads(replay_file(HANDHQ / "ipoker.phhs")[124].json)["pots"]
+    assert pot["shares"] == [16.75, 16.75]
+    # A chip unit given overrides the currency: in dollar chips the odd dollar goes to p5.
+    [pot] = json.loads(replay_file(HANDHQ / "fulltilt.phhs", chip_unit=Decimal(1))[127].json)[
+        "pots"]
+    assert pot["shares"] == [93, 92]
+
+
+def test_the_chip_comes_from_the_option_the_currency_its_symbol_or_the_amounts() -> None:
+    head = ("variant = 'NT'\nantes = [0, 0]\nblinds_or_straddles = [0.5, 1]\nmin_bet = 1\n"
+            "starting_stacks = [100, 100]\nactions = []\n")
+    for extra, given, expected in (
+            ("currency = 'JPY'\n", None, (Decimal(1), "currency JPY", 10)),
+            ("currency = 'EUR'\n", None, (Decimal("0.01"), "currency EUR", 100)),
+            ("currency = 'XYZ'\ncurrency_symbol = '€'\n", None,
+             (Decimal("0.01"), "currency_symbol €", 100)),
+            ("", None, (Decimal("0.1"), "amounts", 10)),
+            ("currency = 'USD'\n", Decimal("0.25"), (Decimal("0.25"), "--chip-unit", 100))):
+        hand = scale_hand(read_tables(head + extra)[0][1], given)
+        assert (hand.chip_unit, hand.chip_source, hand.scale) == expected, extra
+    with pytest.raises(HistoryError, match="positive"):
+        scale_hand(read_tables(head)[0][1], Decimal(0))
 
 
 def test_scaling_changes_no_result_of_a_golden_hand() -> None:
@@ -308,7 +343,9 @@ def test_ray_gives_the_same_results() -> None:
 
 
 def test_whole_chip_histories_give_the_strict_replays_json() -> None:
-    """The site replay adds nothing to histories in whole chips: the same JSON as ``replay``."""
+    """The site replay adds nothing to histories in whole chips: the same JSON as ``replay``.
+    The televised hand is in whole dollars (``currency = "USD"``): played in cents, it says so
+    and gives the same results."""
     from feltro.history import ReplayError, read_hands, replay
 
     data = Path(__file__).parent / "data" / "phh"
@@ -319,7 +356,10 @@ def test_whole_chip_histories_give_the_strict_replays_json() -> None:
                 strict.append(replay(record).to_dict())
             except ReplayError as exc:
                 strict.append(exc.to_dict())
-        assert [json.loads(r.json) for r in replay_file(path)] == strict
+        site = [json.loads(r.json) for r in replay_file(path)]
+        if path.name.startswith("dwan"):
+            assert [(d.pop("scale"), d.pop("chip")) for d in site] == [(100, 0.01)]
+        assert site == strict
 
 
 ALL_IN_UNKNOWN_STACK = """

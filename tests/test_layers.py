@@ -22,6 +22,8 @@ CORE = [
     "feltro.legal",
     "feltro.view",
     "feltro.handstate",
+    "feltro.betting",
+    "feltro.rounds",
     "feltro.dealing",
     "feltro.showdown",
     "feltro.hand",
@@ -65,10 +67,10 @@ def test_the_checker_sees_a_heavy_import() -> None:
 # module may import from its own layer and the ones below, never from one above. A new module
 # must be placed here (the test fails on an unknown one).
 LAYERS: dict[str, int] = {
-    **dict.fromkeys(["", "_evaltables", "actions", "cards", "config", "dealing", "equity",
-                     "errors", "evaluator", "evaluator_np", "events", "hand", "handstate",
-                     "legal", "names", "pots", "showdown", "view", "fairness", "fairness_scheme",
-                     "languages"], 0),
+    **dict.fromkeys(["", "_evaltables", "actions", "betting", "cards", "config", "dealing",
+                     "equity", "errors", "evaluator", "evaluator_np", "events", "hand",
+                     "handstate", "legal", "names", "pots", "rounds", "showdown", "view",
+                     "fairness", "fairness_scheme", "languages"], 0),
     **dict.fromkeys(["bots", "filelock", "history", "series", "session", "store", "table",
                      "fairdeal", "seal", "paths", "sqlitefaults", "sqlitelog"], 1),
     **dict.fromkeys(["__main__", "cli", "i18n", "server", "tui", "rules", "env",

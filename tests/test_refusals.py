@@ -128,6 +128,7 @@ def _no_such_position() -> None:
 CASES: list[tuple[str, str, Callable[[], object], dict[str, int] | None, int | None]] = [
     ("B3", "owes", lambda: _dealt().apply(CHECK), {"owed": 2}, 2),
     ("B7", "no-chips", lambda: _no_chips(), {"reach": 20, "current_bet": 40}, 3),
+    ("B5", "nobody-can-call", lambda: _nobody_can_call(), {"current_bet": 50}, 0),
     ("B8", "not-reopened", lambda: _short_all_in().apply(Raise(40)),
      {"current_bet": 13, "raised_since": 3, "full_increment": 10}, 0),
     ("B10", "capped", lambda: _capped().apply(Raise(10)), {}, 2),
@@ -170,6 +171,13 @@ def _no_chips() -> None:
     hand = Hand.start(HandConfig.standard([200, 200, 200, 20]), Deck.standard())
     hand.apply("r 40")
     hand.apply(Raise(60))
+
+
+def _nobody_can_call() -> None:
+    # Heads-up, the button raises all-in to 50: the big blind may only call or fold (B5).
+    hand = Hand.start(HandConfig.standard([200, 50]), Deck.standard())
+    hand.apply("r 50")
+    hand.apply(Raise(98))
 
 
 def _folded_out() -> Hand:

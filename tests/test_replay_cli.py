@@ -16,6 +16,7 @@ from feltro.history import dump, load, write_hands
 GOLDEN = Path(__file__).parent / "golden" / "hands"
 DATA = Path(__file__).parent / "data" / "phh"
 X2 = GOLDEN / "X2-allin-20-50-80-side-pots.phh"
+HANDHQ_FULLTILT = Path(__file__).parent / "data" / "phh" / "handhq" / "fulltilt.phhs"
 X3_B8 = GOLDEN / "X3-B8-bettor-may-not-raise-after-short-allin.phh"
 
 runner = CliRunner()
@@ -40,10 +41,10 @@ def test_one_file_prints_one_json_object_with_1_based_players__X2() -> None:
     assert code == 0
     assert len(lines) == 1
     assert json.loads(lines[0]) == {
-        "finishing_stacks": [0, 90, 60],
+        "finishing_stacks": [60, 0, 90],
         "pots": [
-            {"amount": 60, "eligible": [1, 2, 3], "winners": [3], "shares": [60]},
-            {"amount": 60, "eligible": [1, 2], "winners": [2], "shares": [60]},
+            {"amount": 60, "eligible": [1, 2, 3], "winners": [1], "shares": [60]},
+            {"amount": 60, "eligible": [2, 3], "winners": [3], "shares": [60]},
         ],
     }
 
@@ -53,7 +54,7 @@ def test_several_files_print_path_tab_json_and_an_error_does_not_stop_the_rest__
     assert code == 1
     assert [line.split("\t")[0] for line in lines] == [str(X2), str(X3_B8), str(X2)]
     first, refused, last = (json.loads(line.split("\t", 1)[1]) for line in lines)
-    assert first == last == {"finishing_stacks": [0, 90, 60], "pots": first["pots"]}
+    assert first == last == {"finishing_stacks": [60, 0, 90], "pots": first["pots"]}
     assert refused["action"] == 16
     assert refused["error"].startswith("B8: the short all-in to 15 does not reopen raising "
                                        "for p1")
@@ -106,7 +107,7 @@ def test_a_decimal_amount_is_played_in_scaled_units_and_reported_exactly(
     assert code == 0
     # Played in tenths: 2000 units each, p2 raises to 65, p1 folds its 20 (the big blind).
     assert json.loads(lines[0]) == {
-        "scale": 10, "finishing_stacks": [198, 202],
+        "scale": 10, "chip": 0.1, "finishing_stacks": [198, 202],
         "pots": [{"amount": 4, "eligible": [2], "winners": [2], "shares": [4]}]}
 
 
@@ -238,6 +239,24 @@ def test_summary_counts_refusals_by_rule__D3_D6() -> None:
     data = json.loads(result.stdout)
     assert data["refused_by_rule"] == HANDHQ_HOUSE_BY_RULE
     assert data["replayed"] == HANDHQ_HANDS - sum(HANDHQ_HOUSE_BY_RULE.values())
+
+
+def test_a_chip_unit_that_is_no_amount_is_refused_in_the_users_language() -> None:
+    for bad in ("abc", "0", "-1", "inf"):
+        result = runner.invoke(app, ["replay", "--chip-unit", bad, "--lang", "pt-BR", str(X2)])
+        assert result.exit_code == 2
+        assert "não é um valor acima de 0" in result.output
+
+
+def test_the_summary_names_the_chip_each_hand_was_played_with() -> None:
+    result = runner.invoke(app, ["replay", "--summary", "--rules", "casino", "--workers", "1",
+                                 str(HANDHQ_FULLTILT), str(X2)])
+    summary = json.loads(result.output.strip().splitlines()[-1])
+    assert summary["chip"] == {"0.01 (currency_symbol $)": 324, "1 (amounts)": 1}
+    result = runner.invoke(app, ["replay", "--summary", "--chip-unit", "0.05", "--workers", "1",
+                                 str(X2)])
+    assert json.loads(result.output.strip().splitlines()[-1])["chip"] == {
+        "0.05 (--chip-unit)": 1}
 
 
 def test_an_unknown_rule_set_is_refused_in_the_users_language() -> None:

@@ -18,7 +18,7 @@ from feltro.cards import Card, Deck, parse_cards
 from feltro.config import HandConfig, Structure
 from feltro.errors import IllegalActionError
 from feltro.evaluator import Category, evaluate, nuts
-from feltro.events import BoardDealt, CardsMucked, CardsShown, Street
+from feltro.events import ActionTaken, BoardDealt, CardsMucked, CardsShown, Street
 from feltro.hand import Hand
 from feltro.history import loads, replay
 from feltro.history.replay import ReplayError
@@ -229,30 +229,27 @@ def test_short_big_blind_with_bigger_blinds__D10() -> None:
     assert bounds(hand) == (2, 10, 20, 500)
 
 
-def test_heads_up_short_big_blind_button_still_decides__D6_D10_B7() -> None:
-    # Heads-up the button (p1) posts the small blind 1 and acts first; the big blind p0 has
-    # 1 chip. D10: the button faces the full 2 -> call 1 more, or raise to at least 4. It
-    # calls: p0 covered only 1, so the button's second chip is unmatched and returned (B7).
-    # Nobody can bet any more: run-out (P2); AA (p0) beats KK: pot 2 to p0.
+def test_heads_up_short_big_blind_leaves_the_button_no_decision__B5_D6_D10() -> None:
+    # Heads-up the button (p1) posts the small blind 1; the big blind p0 has 1 chip and posts
+    # it all-in. The button is the only player with chips and nobody has put in more than it:
+    # B5, nobody is asked to act (the short big blind does not make it owe the full 2, D10).
+    # Run-out (P2); AA (p0) beats KK: pot 2 to p0.
     hand = start([AA, KK], [1, 200])
-    assert hand.bets == (1, 1)
-    assert bounds(hand) == (1, 1, 4, 200)
-    hand.apply("c")
+    assert hand.to_act is None
     assert hand.is_over
     result = hand.result()
-    assert result.returned == (0, 1)
+    assert result.returned == (0, 0)
     assert result.stacks == (2, 199)
     assert pots(hand) == [(2, (0, 1), (0,), (2,))]
+    assert not any(isinstance(e, ActionTaken) for e in hand.events)
 
 
-def test_heads_up_short_small_blind__D6_D10_B7() -> None:
+def test_heads_up_short_small_blind__D6_D10_B7_B5() -> None:
     # The button has 1 chip: it posts its small blind all-in; the big blind posts 2. The
-    # unmatched chip of the big blind goes back (B7); no more betting is possible (P2).
-    # (The big blind gets a check first, B5, as the tests below show; a check moves no
-    # chips.)
+    # unmatched chip of the big blind goes back (B7); no more betting is possible (P2), and
+    # the big blind has no option to use: nobody is asked to act (B5).
     hand = start([AA, KK], [200, 1])
-    if hand.to_act == 0:
-        hand.apply("x")
+    assert hand.to_act is None
     assert hand.is_over
     result = hand.result()
     assert result.returned == (1, 0)
@@ -342,36 +339,36 @@ def test_short_allin_before_the_blinds_leaves_them_free_to_raise__B4_B8() -> Non
     assert bounds(hand) == (0, 2, 7, 200)
 
 
-def test_big_blind_acts_when_small_blind_is_allin_and_button_folds__B5_B4() -> None:
-    # The small blind has 1 chip (all-in by its blind); the button folds. B5: "a round ends
-    # when every player who has not folded and is not all-in has had the chance to act":
-    # the big blind has not, so it acts: nothing owed, it may check (B3) (B4: its option).
-    # PokerKit also asks the big blind here, so its hand histories carry a "p2 cc" line.
+def test_big_blind_has_no_option_when_small_blind_is_allin_and_button_folds__B5_B4() -> None:
+    # The small blind has 1 chip (all-in by its blind); the button folds. B5: the big blind is
+    # the only player left with chips and nobody has put in more than it, so nobody is asked
+    # to act (its option, B4, is a raise nobody could answer). Its unmatched chip comes back
+    # (B7); the hands are tabled and the board dealt (P2).
     hand = start([QQ, AA, KK], [1, 200, 200])
     hand.apply("f")
-    assert hand.to_act == 1
-    assert hand.legal.can_check
+    assert hand.to_act is None
+    assert hand.is_over
+    assert hand.result().returned == (0, 1, 0)
 
 
-def test_big_blind_acts_when_everyone_else_is_allin__B5_B4() -> None:
-    # The small blind is all-in by its blind, the button calls all-in for 2. Same B5 reading:
-    # the big blind has not had the chance to act. (Judgement: P2 "when no more betting is
-    # possible" could be read to end the round; but the engine itself lets a player who owes
-    # chips raise when everyone else is all-in, so betting is "possible" in its own terms.)
+def test_big_blind_has_no_option_when_everyone_else_is_allin__B5_B4() -> None:
+    # The small blind is all-in by its blind, the button calls all-in for 2: the big blind
+    # owes nothing and nobody could answer a bet of its, so nobody is asked to act (B5).
     hand = start([QQ, AA, KK], [1, 200, 2])
     hand.apply("c")
-    assert hand.to_act == 1
-    assert hand.legal.can_check
+    assert hand.to_act is None
+    assert hand.is_over
 
 
-def test_replay_big_blind_check_after_fold__B5() -> None:
-    # The first case above as PHH, written the way PokerKit (and B5) play it: the big blind
-    # p2 checks after the button folds. p1 (AA) all-in for 1 wins the pot of 2; p2's
-    # unmatched second chip is returned (B7).
+def test_replay_refuses_the_big_blind_check_nobody_asked_for__B5() -> None:
+    # The first case above as PHH with a big-blind check after the button folds: under B5
+    # nobody is asked to act there, so the line is refused, naming B5 (no real history in
+    # the PHH corpus writes one).
     actions = ["d dh p1 AsAh", "d dh p2 KsKh", "d dh p3 QsQh", "p3 f", "p2 cc",
                "p1 sm AsAh", "p2 sm KsKh", "d db 2c7d9h", "d db Jd", "d db 3s"]
-    outcome = replay(loads(phh("[0, 0, 0]", "[1, 2, 0]", "[1, 200, 200]", actions)))
-    assert outcome.finishing_stacks == (2, 199, 200)
+    with pytest.raises(ReplayError, match="B5: p2 is the only player left with chips") as info:
+        replay(loads(phh("[0, 0, 0]", "[1, 2, 0]", "[1, 200, 200]", actions)))
+    assert (info.value.action, info.value.rule) == (4, "B5")
 
 
 def test_allin_pots_when_the_big_blind_has_nobody_to_bet_against__B7_P2() -> None:
@@ -380,8 +377,6 @@ def test_allin_pots_when_the_big_blind_has_nobody_to_bet_against__B7_P2() -> Non
     # 1 -> 3 chips (all three), 2 -> 2 chips (p1, p2). AA wins 3, KK beats QQ for 2.
     hand = start([AA, QQ, KK], [1, 200, 2])
     hand.apply("c")
-    if hand.to_act == 1:
-        hand.apply("x")
     assert hand.is_over
     assert sorted(shows(hand)) == [0, 1, 2]  # P2: every live hand is shown
     assert pots(hand) == [(3, (0, 1, 2), (0,), (3,)), (2, (1, 2), (2,), (2,))]
@@ -761,13 +756,16 @@ def test_replay_refuses_a_raise_after_short_allin__X3_B8() -> None:
     assert info.value.action == 13
 
 
-def test_replay_heads_up_short_big_blind__D6_D10() -> None:
-    # PHH heads-up: [1, 2] is applied reversed (p2 the button posts 1). p1 has 1 chip; the
-    # button faces the full 2 and calls; 1 is returned; AA (p1) wins 2.
-    actions = ["d dh p1 AsAh", "d dh p2 KsKh", "p2 cc", "p1 sm AsAh", "p2 sm KsKh",
+def test_replay_heads_up_short_big_blind__D6_D10_B5() -> None:
+    # PHH heads-up: [1, 2] is applied reversed (p2 the button posts 1). p1 has 1 chip, all-in
+    # by its blind: the button owes nothing and nobody could answer a bet, so it has no
+    # decision (B5) and the history goes to the shows; AA (p1) wins 2.
+    actions = ["d dh p1 AsAh", "d dh p2 KsKh", "p1 sm AsAh", "p2 sm KsKh",
                "d db 2c7d9h", "d db Jd", "d db 3s"]
     outcome = replay(loads(phh("[0, 0]", "[1, 2]", "[1, 200]", actions)))
     assert outcome.finishing_stacks == (2, 199)
+    with pytest.raises(ReplayError, match="B5"):  # a call there is a line nobody asked for
+        replay(loads(phh("[0, 0]", "[1, 2]", "[1, 200]", [*actions[:2], "p2 cc"])))
 
 
 def test_replay_heads_up_equal_blinds_button_acts_first__D6() -> None:
@@ -959,16 +957,28 @@ def test_the_nuts_on_a_dry_board__X11() -> None:
     assert all(hole[0].rank == queen and hole[1].rank == queen for hole in holes)
 
 
-def test_folded_blind_excess_over_a_short_big_blind_goes_back__B7_D10() -> None:
+def test_blind_excess_over_a_short_big_blind_goes_back__B5_B7_D10() -> None:
     # Heads-up, blinds 2/4: the big blind p0 has 1 chip (posts 1, all-in), the button posts
-    # 2 and folds (D10: it faced 4). Only 1 of its 2 was matched: the other is returned (B7);
-    # p0 wins 1 + 1 = 2 (P1: it contests only the level it covered).
+    # 2. Nobody has put in more than the button, the only player with chips: no decision
+    # (B5; D10's full 4 is not owed to a short big blind). Only 1 of its 2 was matched: the
+    # other is returned (B7); AA (p0) wins 1 + 1 = 2 (P1: it contests only what it covered).
     hand = start([AA, KK], [1, 200], small_blind=2, big_blind=4)
-    assert bounds(hand) == (1, 2, 8, 200)
-    hand.apply("f")
+    assert hand.to_act is None
     result = hand.result()
     assert result.returned == (0, 1)
     assert result.stacks == (2, 199)
+
+
+def test_heads_up_big_blind_short_but_above_the_small_blind_call_or_fold__B5_D10() -> None:
+    # Blinds 2/4, the big blind p0 has 3 (all-in). The button put in 2: it owes, so it acts;
+    # D10 makes it face the full 4 (call 2), and nobody could answer a raise: call or fold.
+    hand = start([AA, KK], [3, 200], small_blind=2, big_blind=4)
+    assert bounds(hand) == (1, 2, None, None)
+    assert hand.legal.refusal_details["raise"].reason == "nobody-can-call"
+    hand.apply("c")
+    result = hand.result()
+    assert result.returned == (0, 1)  # the call's part above 3 nobody matched (B7)
+    assert result.stacks == (6, 197)
 
 
 def test_dead_small_blind_with_a_short_big_blind__D8_D10() -> None:
@@ -984,9 +994,9 @@ def test_dead_small_blind_with_a_short_big_blind__D8_D10() -> None:
     assert hand.to_act == 1
 
 
-def test_replay_accepts_a_history_that_leaves_out_the_free_option_check__B5() -> None:
-    # The same hand written without the big blind's check (as PokerKit writes some of these):
-    # the check moves no chips and nobody could answer a bet, so the replay supplies it.
+def test_replay_of_a_hand_where_the_big_blind_has_no_option__B5() -> None:
+    # The big blind (p2) is the only one left with chips after the button folds and the small
+    # blind is all-in by its blind: no line for it, straight to the shows.
     actions = ["d dh p1 AsAh", "d dh p2 KsKh", "d dh p3 QsQh", "p3 f",
                "p1 sm AsAh", "p2 sm KsKh", "d db 2c7d9h", "d db Jd", "d db 3s"]
     outcome = replay(loads(phh("[0, 0, 0]", "[1, 2, 0]", "[1, 200, 200]", actions)))
@@ -1004,13 +1014,18 @@ def test_replay_still_refuses_a_skipped_decision_that_matters__B5() -> None:
 LONE_BETTOR = ["d dh p1 AsAh", "d dh p2 KsKh", "d dh p3 QsQh", "p3 cbr 100", "p1 cc", "p2 cc"]
 
 
-def test_replay_accepts_checks_by_the_one_player_who_could_bet__P2_B5() -> None:
-    # p1 (50) and p3 (100) are all-in, p2 has chips left: no more betting is possible (P2), but
-    # a writer reading B5 literally lets p2 check on each street. Those checks change nothing.
-    # Pots: 150 (all three, AA wins), 100 (p2, p3: KK beats QQ).
-    actions = [*LONE_BETTOR, "d db 2c7d9h", "p2 cc", "d db Jd", "p2 cc", "d db 3s", "p2 cc"]
-    outcome = replay(loads(phh("[0, 0, 0]", "[1, 2, 0]", "[50, 200, 100]", actions)))
+def test_replay_refuses_checks_by_the_one_player_who_could_bet__P2_B5() -> None:
+    # p1 (50) and p3 (100) are all-in, p2 has chips left: no more betting is possible (P2) and
+    # nobody is asked to act (B5), so a check by p2 is a line nobody asked for: refused. Without
+    # them the pots are 150 (all three, AA wins), 100 (p2, p3: KK beats QQ).
+    board = ["d db 2c7d9h", "d db Jd", "d db 3s"]
+    outcome = replay(loads(phh("[0, 0, 0]", "[1, 2, 0]", "[50, 200, 100]",
+                               [*LONE_BETTOR, *board])))
     assert outcome.finishing_stacks == (150, 200, 0)
+    actions = [*LONE_BETTOR, "d db 2c7d9h", "p2 cc", "d db Jd", "p2 cc", "d db 3s", "p2 cc"]
+    with pytest.raises(ReplayError, match="B5: p2 is the only player left with chips") as info:
+        replay(loads(phh("[0, 0, 0]", "[1, 2, 0]", "[50, 200, 100]", actions)))
+    assert info.value.action == 7
 
 
 def test_replay_refuses_a_bet_nobody_can_answer_after_the_action_closed__B5() -> None:

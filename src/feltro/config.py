@@ -116,6 +116,14 @@ class HandConfig:
     count in the contribution levels, so a player all-in on a short ante contests only what it
     covered, and an ante nobody else matched is returned. False (PHH's default, for a
     big-blind ante): antes are dead money in the main pot."""
+    big_blind_at: int | None = None
+    """The big blind's position when the table says so rather than the blinds (site rules:
+    a returning player's live post of a big blind out of position, a heads-up button that
+    posted the big blind); ``None``: found from the blinds (:attr:`big_blind_position`)."""
+    chip: int = 1
+    """The smallest chip, in the units of the amounts: a split pot's odd chips are whole
+    chips (P7), e.g. 10 to split in chips of 10 (X5), or a cent of money played in tenths of
+    a cent. A remainder smaller than a chip goes to the first winner."""
     _plan: _Plan = field(init=False, repr=False, compare=False, hash=False)
 
     def __post_init__(self) -> None:
@@ -135,6 +143,7 @@ class HandConfig:
         except ValueError:
             raise ConfigError(f"unknown structure {self.structure!r}: use one of "
                               f"{', '.join(s.value for s in Structure)}") from None
+        _whole("chip", self.chip, minimum=1)
         if not isinstance(self.ante_trimming, bool):
             raise ConfigError(f"ante_trimming must be True or False, not {self.ante_trimming!r}")
         setter = object.__setattr__
@@ -145,6 +154,10 @@ class HandConfig:
 
         top = max(blinds)
         bb_pos = _big_blind_position(blinds, top)
+        if self.big_blind_at is not None:
+            bb_pos = _whole("big_blind_at", self.big_blind_at, minimum=0)
+            if bb_pos >= n:
+                raise ConfigError(f"big_blind_at must be a position 0..{n - 1}, not {bb_pos}")
         preflop_bet = max(big_blind, top) if top > 0 else 0
         setter(self, "_plan", _Plan(
             n=n,
@@ -214,6 +227,7 @@ class HandConfig:
             "stacks": self.stacks, "blinds": self.blinds, "big_blind": self.big_blind,
             "antes": self.antes, "min_bet": self.min_bet, "structure": self.structure,
             "big_bet": self.big_bet, "ante_trimming": self.ante_trimming,
+            "big_blind_at": self.big_blind_at, "chip": self.chip,
         }
         values.update(changes)
         return HandConfig(**values)

@@ -59,12 +59,14 @@ class Refusal(NamedTuple):
     numbers a sentence needs. Positions in *params* are 0-based hand positions; ``seat`` and
     ``to_act_seat`` (session refusals only) are series seats; ``street`` is an index into
     :data:`feltro.events.STREETS` (0 preflop .. 3 river). A :class:`LegalActions` uses the
-    first four rows for the kinds it does not offer; :class:`IllegalActionError` carries one.
+    first five rows for the kinds it does not offer; :class:`IllegalActionError` carries one.
 
     ====  =====================  ==================================================================
     rule  reason                 params: when
     ====  =====================  ==================================================================
     B3    ``owes``               ``owed``: a check while chips are owed
+    B5    ``nobody-can-call``    ``current_bet``: a raise when nobody else left could put in
+                                 more than the bet (a raise nobody can call)
     B7    ``no-chips``           ``reach``, ``current_bet``: a raise from a stack that reaches no
                                  further than a call
     B8    ``not-reopened``       ``current_bet``, ``raised_since``, ``full_increment``: a raise

@@ -1,15 +1,22 @@
-"""The state a :class:`~feltro.hand.Hand` keeps: plain lists of ints, in slots.
+"""The state of one hand, as the engine's modules share it: :class:`HandState`.
 
-Split from :mod:`feltro.hand` so that dealing (:mod:`feltro.dealing`) and the showdown
-(:mod:`feltro.showdown`) can live in their own modules as plain functions over the same
-state. Calls go one way: :class:`~feltro.hand.Hand` (a ``HandState``) calls those functions,
-and they use only the state and the helpers here.
+:class:`~feltro.hand.Hand` is the public face of a hand; what it knows lives in one
+``HandState`` (plain lists of ints in slots), the explicit object that the engine's plain
+functions work on: :mod:`feltro.betting` (forced bets, legal actions, acting, rounds and
+streets), :mod:`feltro.dealing` (dealing by hand) and :mod:`feltro.showdown` (shows, mucks,
+pots). Calls go one way: ``Hand`` calls those functions, they change the state and never call
+back into the hand.
+
+Code outside the engine reads a hand through :class:`~feltro.hand.Hand`'s properties, or,
+where a copy per read costs too much (the learning environments), through
+:attr:`Hand.state <feltro.hand.Hand.state>` typed as :class:`HandReading`: the live state,
+read-only.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from typing import TYPE_CHECKING, Final
+from typing import TYPE_CHECKING, Final, Protocol
 
 from feltro.cards import Card, parse_cards
 from feltro.config import HandConfig
@@ -20,7 +27,8 @@ from feltro.pots import Pot, build_pots
 if TYPE_CHECKING:
     from feltro.showdown import HandResult
 
-__all__ = ["HandState"]
+__all__ = ["BETTING", "BOARD", "BOARD_SIZES", "DEALING", "OVER", "SHOWDOWN", "HandReading",
+           "HandState", "read_cards"]
 
 # Phases of a hand.
 DEALING: Final = 0   # manual deal: waiting for hole cards
@@ -46,107 +54,188 @@ def read_cards(cards: object) -> tuple[Card, ...]:
         raise CardError(str(exc), rule="D1") from None
 
 
+class HandReading(Protocol):
+    """The live state of a hand, read-only: what the learning environments read on every
+    decision without a copy (positions 0-based; lists indexed by position)."""
+
+    @property
+    def n(self) -> int:
+        """The number of positions."""
+
+    @property
+    def phase(self) -> int:
+        """``DEALING``, ``BETTING``, ``BOARD``, ``SHOWDOWN`` or ``OVER``."""
+
+    @property
+    def street(self) -> int:
+        """0 preflop .. 3 river, 4 showdown (an index into :data:`feltro.events.STREETS`)."""
+
+    @property
+    def to_act(self) -> int | None:
+        """The position to act, if any."""
+
+    @property
+    def to_match(self) -> int:
+        """The total to match in this street (preflop at least the big blind, D10)."""
+
+    @property
+    def stacks(self) -> Sequence[int]:
+        """Chips behind."""
+
+    @property
+    def bets(self) -> Sequence[int]:
+        """Chips bet in this street."""
+
+    @property
+    def committed(self) -> Sequence[int]:
+        """Chips put in during the whole hand."""
+
+    @property
+    def folded(self) -> Sequence[bool]:
+        """Whether each position has folded."""
+
+    @property
+    def holes(self) -> Sequence[Sequence[Card | None]]:
+        """The private cards dealt (``None`` for an unknown card): the whole truth."""
+
+    @property
+    def board(self) -> Sequence[Card]:
+        """The community cards dealt so far."""
+
+    @property
+    def events(self) -> Sequence[Event]:
+        """Everything that happened, in order."""
+
+
 class HandState:
-    """The slots of a hand and the helpers every part of the engine shares."""
+    """Everything one hand knows (see the module docstring); every field is the engine's."""
 
     __slots__ = (
-        "_acted_at",
-        "_active",
-        "_aggressor",
-        "_antes",
-        "_auto_showdown",
-        "_bets",
-        "_board",
-        "_burned",
-        "_committed",
-        "_config",
-        "_deck",
-        "_events",
-        "_folded",
-        "_full_inc",
-        "_holes",
-        "_live",
-        "_muck_losers",
-        "_muck_order",
-        "_mucked",
-        "_n",
-        "_n_bets",
-        "_next_card",
-        "_phase",
-        "_plan_min_bet",
-        "_pots_cache",
-        "_result",
-        "_returned",
-        "_river_aggressor",
-        "_runout",
-        "_shown",
-        "_stacks",
-        "_street",
-        "_strength_cache",
-        "_structure",
-        "_to_act",
-        "_to_match",
+        "acted_at",
+        "active",
+        "aggressor",
+        "antes",
+        "auto_showdown",
+        "bets",
+        "board",
+        "burned",
+        "committed",
+        "config",
+        "deck",
+        "events",
+        "folded",
+        "full_inc",
+        "holes",
+        "live",
+        "min_bet",
+        "muck_losers",
+        "muck_order",
+        "mucked",
+        "n",
+        "n_bets",
+        "next_card",
+        "phase",
+        "pots_cache",
+        "result",
+        "returned",
+        "river_aggressor",
+        "runout",
+        "shown",
+        "stacks",
+        "street",
+        "strength_cache",
+        "structure",
+        "to_act",
+        "to_match",
     )
 
-    _acted_at: list[int]
-    _active: int
-    _aggressor: int
-    _antes: list[int]
-    _auto_showdown: bool
-    _bets: list[int]
-    _board: list[Card]
-    _burned: list[Card]
-    _committed: list[int]
-    _config: HandConfig
-    _deck: Sequence[Card] | None
-    _events: list[Event]
-    _folded: list[bool]
-    _full_inc: int
-    _holes: list[list[Card | None]]
-    _live: int
-    _muck_losers: bool
-    _muck_order: list[int]
-    _mucked: list[bool]
-    _n: int
-    _n_bets: int
-    _next_card: int
-    _pots_cache: list[Pot] | None
-    _phase: int
-    _plan_min_bet: int
-    _result: HandResult | None
-    _returned: list[int]
-    _river_aggressor: int
-    _runout: bool
-    _shown: list[tuple[Card, ...] | None]
-    _stacks: list[int]
-    _strength_cache: list[int | None] | None
-    _street: int
-    _structure: int
-    _to_act: int | None
-    _to_match: int
+    acted_at: list[int]
+    """The bet each position last acted at in this street (-1: not yet), for B8."""
+    active: int
+    """Positions not folded with chips behind."""
+    aggressor: int
+    """The last position to bet or raise in this street (-1: none)."""
+    antes: list[int]
+    auto_showdown: bool
+    bets: list[int]
+    board: list[Card]
+    burned: list[Card]
+    committed: list[int]
+    config: HandConfig
+    deck: Sequence[Card] | None
+    """The hand's own deck, or ``None`` when the caller deals."""
+    events: list[Event]
+    folded: list[bool]
+    full_inc: int
+    """The last full bet or raise increment of this street (B6, B8)."""
+    holes: list[list[Card | None]]
+    live: int
+    """Positions not folded."""
+    min_bet: int
+    muck_losers: bool
+    muck_order: list[int]
+    mucked: list[bool]
+    n: int
+    n_bets: int
+    """Bets and full raises this street (the fixed-limit cap, B10)."""
+    next_card: int
+    pots_cache: list[Pot] | None
+    phase: int
+    result: HandResult | None
+    returned: list[int]
+    river_aggressor: int
+    runout: bool
+    """Nobody can bet any more: the hands are tabled and the board completed (P2)."""
+    shown: list[tuple[Card, ...] | None]
+    stacks: list[int]
+    strength_cache: list[int | None] | None
+    street: int
+    structure: int
+    to_act: int | None
+    to_match: int
 
+    def copy(self) -> HandState:
+        """An independent copy (events and cards are shared: they are immutable)."""
+        other = HandState.__new__(HandState)
+        for name in HandState.__slots__:
+            value = getattr(self, name)
+            if type(value) is list:
+                value = [list(v) if type(v) is list else v for v in value]
+            setattr(other, name, value)
+        return other
 
-    def _check_position(self, position: object) -> int:
+    def check_position(self, position: object) -> int:
+        """*position* if it is one of this hand's, else the G1 refusal."""
         if isinstance(position, bool) or not isinstance(position, int) or not (
-                0 <= position < self._n):
-            params = {"players": self._n}
+                0 <= position < self.n):
+            params = {"players": self.n}
             if isinstance(position, int) and not isinstance(position, bool):
                 params["position"] = position
             raise IllegalActionError(Refusal("G1", "no-such-position", params),
                                      f"there is no position {position!r} in this hand: "
-                                     f"positions are 0..{self._n - 1}")
+                                     f"positions are 0..{self.n - 1}")
         return position
 
-    def _build_pots(self) -> list[Pot]:
-        if self._config.ante_trimming:
-            return build_pots(self._committed, self._folded)
-        antes = self._antes
-        contributions = [c - a for c, a in zip(self._committed, antes, strict=True)]
-        return build_pots(contributions, self._folded, sum(antes))
+    def all_in(self) -> tuple[bool, ...]:
+        """Whether each position still in the hand has no chips behind."""
+        return tuple(not f and s == 0 for f, s in zip(self.folded, self.stacks, strict=True))
 
-    def _check_unseen(self, cards: Iterable[Card]) -> None:
-        seen = {c for h in self._holes for c in h if c is not None}
-        seen.update(self._board)
+    def shown_cards(self) -> dict[int, tuple[Card, ...]]:
+        """The cards shown so far, by position."""
+        return {p: c for p, c in enumerate(self.shown) if c is not None}
+
+    def build_pots(self) -> list[Pot]:
+        """The pots as the contributions stand now (P1; antes dead money without trimming)."""
+        if self.config.ante_trimming:
+            return build_pots(self.committed, self.folded)
+        antes = self.antes
+        contributions = [c - a for c, a in zip(self.committed, antes, strict=True)]
+        return build_pots(contributions, self.folded, sum(antes))
+
+    def check_unseen(self, cards: Iterable[Card]) -> None:
+        """Refuse (D1) any of *cards* already dealt or repeated."""
+        seen = {c for h in self.holes for c in h if c is not None}
+        seen.update(self.board)
         for c in cards:
             if c in seen:
                 raise CardError(f"{c} is already dealt (a deck has each card once)",

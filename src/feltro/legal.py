@@ -19,6 +19,7 @@ RAISE_OPEN = 0
 RAISE_NO_CHIPS = 1  # B7: the stack does not go beyond a call
 RAISE_NOT_REOPENED = 2  # B8: a short all-in since this player acted
 RAISE_CAPPED = 3  # B10: four bets this round in fixed-limit
+RAISE_UNANSWERABLE = 4  # B5: nobody else left could put in more than the bet
 
 
 def seat_name(position: int) -> str:
@@ -48,6 +49,10 @@ def raise_refusal(
                 f"the short all-in to {current_bet} does not reopen raising for {who}: "
                 f"the raises since {who} acted add up to {current_bet - acted_at}, "
                 f"less than the last full increment of {full_increment}")
+    if code == RAISE_UNANSWERABLE:
+        return (Refusal("B5", "nobody-can-call", {"current_bet": current_bet}),
+                f"nobody left can put in more than the bet of {current_bet}, so a raise "
+                f"could not be called: {who} may only call or fold")
     return (Refusal("B10", "capped", {}),
             "the betting is capped: four bets this round (fixed-limit)")
 
@@ -161,8 +166,8 @@ class LegalActions:
     def refusal_details(self) -> Mapping[str, Refusal]:
         """:attr:`refusals` as data: ``{"raise": Refusal("B8", "not-reopened", {...})}``.
 
-        Parameters: ``owed`` (B3); ``reach`` and ``current_bet`` (B7); ``current_bet``,
-        ``raised_since`` and ``full_increment`` (B8); none for B10.
+        Parameters: ``owed`` (B3); ``current_bet`` (B5); ``reach`` and ``current_bet`` (B7);
+        ``current_bet``, ``raised_since`` and ``full_increment`` (B8); none for B10.
         """
         return {kind: refusal for kind, (refusal, _) in self._refusals().items()}
 

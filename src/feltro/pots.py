@@ -54,9 +54,24 @@ def build_pots(
     live = [i for i in range(n) if not folded[i]]
     if not live:
         raise ValueError("a pot needs at least one player who has not folded")
+    amounts, eligibles = _level_pots(contributions, live)
+    if dead:
+        # Dead money belongs to the main pot, which every live player contests; a live player
+        # who put nothing else in (all-in by the ante alone) contests only that money.
+        everyone = tuple(live)
+        if amounts and eligibles[0] == everyone:
+            amounts[0] += dead
+        else:
+            amounts.insert(0, dead)
+            eligibles.insert(0, everyone)
+    return [Pot(a, e) for a, e in zip(amounts, eligibles, strict=True)]
+
+
+def _level_pots(contributions: Sequence[int],
+                live: list[int]) -> tuple[list[int], list[tuple[int, ...]]]:
+    """The amounts and contenders of the pots *contributions* make, one per live level."""
     # Only a live player's contribution changes who contests the chips above it.
     levels = sorted({contributions[i] for i in live if contributions[i] > 0})
-    live_max = levels[-1] if levels else 0
     amounts: list[int] = []
     eligibles: list[tuple[int, ...]] = []
     previous = 0
@@ -68,23 +83,14 @@ def build_pots(
         amounts.append(amount)
         eligibles.append(tuple(i for i in live if contributions[i] >= level))
         previous = level
-    above = sum(c - live_max for c in contributions if c > live_max)
+    above = sum(c - previous for c in contributions if c > previous)
     if above:
         if amounts:
             amounts[-1] += above
         else:
             amounts.append(above)
             eligibles.append(tuple(live))
-    if dead:
-        # Dead money belongs to the main pot, which every live player contests; a live player
-        # who put nothing else in (all-in by the ante alone) contests only that money.
-        everyone = tuple(live)
-        if amounts and eligibles[0] == everyone:
-            amounts[0] += dead
-        else:
-            amounts.insert(0, dead)
-            eligibles.insert(0, everyone)
-    return [Pot(a, e) for a, e in zip(amounts, eligibles, strict=True)]
+    return amounts, eligibles
 
 
 def collected_pots(

@@ -3,10 +3,10 @@ P7), and the result.
 
 Plain functions over a :class:`~feltro.handstate.HandState` that
 :class:`~feltro.hand.Hand` calls (:func:`show`, :func:`muck`, :func:`settle` behind its
-methods of the same names; :func:`auto_show`, :func:`maybe_settle` and :func:`settle_pots`
-when its betting ends). They read and change the state and never call back into the hand;
-the pure helpers (:func:`show_order`, :func:`first_all_in`, :func:`pot_winners`) do the
-deciding.
+methods of the same names), and :mod:`feltro.betting` when the betting ends
+(:func:`auto_show`, :func:`maybe_settle`, :func:`settle_pots`). They read and change the
+state and never call back; the pure helpers (:func:`show_order`, :func:`first_all_in`,
+:func:`pot_winners`) do the deciding.
 """
 
 from __future__ import annotations
@@ -175,7 +175,7 @@ def pot_winners(
     return pot.eligible[:1]
 
 
-def show(hand: HandState, position: int, cards: CardsLike | None = None) -> tuple[Event, ...]:
+def show(state: HandState, position: int, cards: CardsLike | None = None) -> tuple[Event, ...]:
     """*position* shows its private cards (D11, P8); *cards* fill in unknown ones.
 
     Allowed once betting is over, in any order, also before the rest of the board in an
@@ -186,41 +186,41 @@ def show(hand: HandState, position: int, cards: CardsLike | None = None) -> tupl
     :raises IllegalActionError: before the betting is over, or for a folded/settled hand.
     :raises CardError: if *cards* differ from the cards dealt, or are already dealt.
     """
-    if hand._phase == OVER and hand._live == 1:
-        return _courtesy_show(hand, position, cards)
-    p = _check_showdown_turn(hand, position)
+    if state.phase == OVER and state.live == 1:
+        return _courtesy_show(state, position, cards)
+    p = _check_showdown_turn(state, position)
     if cards is not None:
         offered = read_cards(cards)
         if len(offered) == 1:
-            return _show_one_card(hand, p, offered[0])
-    shown = _cards_to_show(hand, p, cards)
-    mark = len(hand._events)
-    hand._shown[p] = shown
-    hand._events.append(CardsShown(p, shown))
-    maybe_settle(hand)
-    return tuple(hand._events[mark:])
+            return _show_one_card(state, p, offered[0])
+    shown = _cards_to_show(state, p, cards)
+    mark = len(state.events)
+    state.shown[p] = shown
+    state.events.append(CardsShown(p, shown))
+    maybe_settle(state)
+    return tuple(state.events[mark:])
 
 
-def _courtesy_show(hand: HandState, position: int,
+def _courtesy_show(state: HandState, position: int,
                    cards: CardsLike | None) -> tuple[Event, ...]:
     """B5: the hand was won by folds; its winner may still show, which changes nothing."""
-    p = hand._check_position(position)
-    if hand._folded[p]:
+    p = state.check_position(position)
+    if state.folded[p]:
         raise IllegalActionError(Refusal("P2", "folded", {"position": p}),
                                  f"{seat_name(p)} folded and has no hand", position=p)
-    if hand._shown[p] is not None:
+    if state.shown[p] is not None:
         raise IllegalActionError(Refusal("P8", "already-shown", {"position": p}),
                                  f"{seat_name(p)} has already shown", position=p)
-    shown = _cards_to_show(hand, p, cards)
-    hand._shown[p] = shown
+    shown = _cards_to_show(state, p, cards)
+    state.shown[p] = shown
     event = CardsShown(p, shown)
-    hand._events.append(event)
+    state.events.append(event)
     return (event,)
 
 
-def _cards_to_show(hand: HandState, p: int, cards: CardsLike | None) -> tuple[Card, ...]:
+def _cards_to_show(state: HandState, p: int, cards: CardsLike | None) -> tuple[Card, ...]:
     """The cards *p* shows: those dealt, with *cards* filling in unknown ones (D11)."""
-    held = hand._holes[p]
+    held = state.holes[p]
     if cards is None:
         if len(held) != 2 or None in held:
             raise CardError(f"{seat_name(p)}'s cards are unknown: say which they are",
@@ -234,52 +234,52 @@ def _cards_to_show(hand: HandState, p: int, cards: CardsLike | None) -> tuple[Ca
     if any(c not in shown for c in known):
         raise CardError(f"{seat_name(p)} was dealt {format_cards(known)}, which "
                         f"is not {format_cards(shown)}", rule="D11")
-    hand._check_unseen([c for c in shown if c not in known])
+    state.check_unseen([c for c in shown if c not in known])
     held[:] = list(shown)
     return shown
 
 
-def _show_one_card(hand: HandState, p: int, card: Card) -> tuple[Event, ...]:
+def _show_one_card(state: HandState, p: int, card: Card) -> tuple[Event, ...]:
     """P8: one card shown is a muck; the card must be one of *p*'s (D11)."""
-    held = hand._holes[p]
+    held = state.holes[p]
     if card not in held:
         if None not in held:
             raise CardError(f"{seat_name(p)} was dealt "
                             f"{format_cards([c for c in held if c is not None])}, which "
                             f"does not hold {format_cards([card])}", rule="D11")
-        hand._check_unseen([card])
+        state.check_unseen([card])
         held[held.index(None)] = card
-    return _muck(hand, p)
+    return _muck(state, p)
 
 
-def muck(hand: HandState, position: int) -> tuple[Event, ...]:
+def muck(state: HandState, position: int) -> tuple[Event, ...]:
     """*position* gives up without showing; a mucked hand cannot win (D11, P8).
 
     :raises IllegalActionError: before the betting is over, during an all-in run-out
         (every live hand is shown, P2), or for a folded/settled hand.
     """
-    p = _check_showdown_turn(hand, position)
-    if hand._runout:
+    p = _check_showdown_turn(state, position)
+    if state.runout:
         raise IllegalActionError(Refusal("P2", "runout-shows", {"position": p}),
                                  f"nobody can bet any more, so every live hand is shown: "
                                  f"{seat_name(p)} cannot muck", position=p)
-    if _all_live_all_in(hand):
+    if _all_live_all_in(state):
         raise IllegalActionError(Refusal("P8", "all-in-shows", {"position": p}),
                                  f"everybody is all-in, so every live hand is shown: "
                                  f"{seat_name(p)} cannot muck", position=p)
-    return _muck(hand, p)
+    return _muck(state, p)
 
 
-def _muck(hand: HandState, p: int) -> tuple[Event, ...]:
-    mark = len(hand._events)
-    hand._mucked[p] = True
-    hand._muck_order.append(p)
-    hand._events.append(CardsMucked(p))
-    maybe_settle(hand)
-    return tuple(hand._events[mark:])
+def _muck(state: HandState, p: int) -> tuple[Event, ...]:
+    mark = len(state.events)
+    state.mucked[p] = True
+    state.muck_order.append(p)
+    state.events.append(CardsMucked(p))
+    maybe_settle(state)
+    return tuple(state.events[mark:])
 
 
-def settle(hand: HandState) -> tuple[Event, ...]:
+def settle(state: HandState) -> tuple[Event, ...]:
     """Show (or, with ``muck_losers``, muck) every hand not yet shown, in P8 order.
 
     For a hand without automatic showdown whose history stops before the shows.
@@ -287,151 +287,153 @@ def settle(hand: HandState) -> tuple[Event, ...]:
     :raises IllegalActionError: if the betting is not over.
     :raises CardError: if a hand to show has unknown cards.
     """
-    if not (hand._phase == SHOWDOWN or hand._runout) or hand._phase == OVER:
+    if not (state.phase == SHOWDOWN or state.runout) or state.phase == OVER:
         raise IllegalActionError(Refusal("P8", "no-showdown", {}),
                                  "there is no showdown now")
-    mark = len(hand._events)
-    auto_show(hand, strict=True)
-    maybe_settle(hand)
-    return tuple(hand._events[mark:])
+    mark = len(state.events)
+    auto_show(state, strict=True)
+    maybe_settle(state)
+    return tuple(state.events[mark:])
 
 
-def _check_showdown_turn(hand: HandState, position: int) -> int:
-    p = hand._check_position(position)
-    if hand._phase == OVER:
+def _check_showdown_turn(state: HandState, position: int) -> int:
+    p = state.check_position(position)
+    if state.phase == OVER:
         raise IllegalActionError(Refusal("B5", "hand-over", {}), "the hand is over",
                                  position=p)
-    if not (hand._phase == SHOWDOWN or hand._runout):
+    if not (state.phase == SHOWDOWN or state.runout):
         raise IllegalActionError(Refusal("P8", "betting-not-over", {"position": p}),
                                  f"{seat_name(p)} cannot show or muck before the betting "
                                  f"is over", position=p)
-    if hand._folded[p]:
+    if state.folded[p]:
         raise IllegalActionError(Refusal("P2", "folded", {"position": p}),
                                  f"{seat_name(p)} folded and has no hand", position=p)
-    if hand._shown[p] is not None or hand._mucked[p]:
-        done = "shown" if hand._shown[p] else "mucked"
+    if state.shown[p] is not None or state.mucked[p]:
+        done = "shown" if state.shown[p] else "mucked"
         raise IllegalActionError(Refusal("P8", f"already-{done}", {"position": p}),
                                  f"{seat_name(p)} has already {done}", position=p)
     return p
 
 
-def auto_show(hand: HandState, *, strict: bool = False) -> None:
+def auto_show(state: HandState, *, strict: bool = False) -> None:
     """Show every hand not yet shown in P8 order, mucking those that cannot win with
     ``muck_losers``; stop at a hand with unknown cards (raise with *strict*)."""
-    shown = hand._shown
-    mucked = hand._mucked
-    folded = hand._folded
-    if all(folded[p] or mucked[p] or shown[p] is not None for p in range(hand._n)):
+    shown = state.shown
+    mucked = state.mucked
+    folded = state.folded
+    if all(folded[p] or mucked[p] or shown[p] is not None for p in range(state.n)):
         return  # every hand already shown or mucked (an all-in run-out showed them)
     pots: list[Pot] | None = None
     strengths: list[int | None] = []
     # Whether losers may muck does not change while hands are shown (P8): decided once.
-    may_muck = (hand._muck_losers and not hand._runout and len(hand._board) == 5
-                and not _all_live_all_in(hand))
-    for p in show_order(hand._n, folded, first_to_show(hand)):
+    may_muck = (state.muck_losers and not state.runout and len(state.board) == 5
+                and not _all_live_all_in(state))
+    for p in show_order(state.n, folded, first_to_show(state)):
         if shown[p] is not None or mucked[p]:
             continue
-        held = hand._holes[p]
+        held = state.holes[p]
         if None in held:
             if strict:
                 raise CardError(f"{seat_name(p)}'s cards are unknown", rule="D11")
             return  # the caller must show these
         if may_muck:
             if pots is None:
-                pots = _final_pots(hand)
-                strengths = _strengths(hand)
-            if not _can_win(p, pots, strengths, hand._shown, hand._mucked):
-                hand._mucked[p] = True
-                hand._muck_order.append(p)
-                hand._events.append(CardsMucked(p))
+                pots = _final_pots(state)
+                strengths = _strengths(state)
+            if not _can_win(p, pots, strengths, state.shown, state.mucked):
+                state.mucked[p] = True
+                state.muck_order.append(p)
+                state.events.append(CardsMucked(p))
                 continue
         cards = (held[0], held[1])
-        hand._shown[p] = cards  # type: ignore[assignment]
-        hand._events.append(CardsShown(p, cards))  # type: ignore[arg-type]
+        state.shown[p] = cards  # type: ignore[assignment]
+        state.events.append(CardsShown(p, cards))  # type: ignore[arg-type]
 
 
-def first_to_show(hand: HandState) -> int:
+def first_to_show(state: HandState) -> int:
     """Where P8's show order starts: the last river bettor or raiser; when the hands are
     tabled together (nobody can bet, everybody all-in), the first player to go all-in."""
-    if hand._runout:
-        return first_all_in(hand._events, hand._config.stacks)
+    if state.runout:
+        return first_all_in(state.events, state.config.stacks)
     # Without a run-out, everybody can be all-in only through a river bet: its maker has
     # no chips behind (a bettor with chips back or behind is not all-in).
-    bettor = hand._river_aggressor
-    if bettor >= 0 and not hand._stacks[bettor] and _all_live_all_in(hand):
-        return first_all_in(hand._events, hand._config.stacks)
+    bettor = state.river_aggressor
+    if bettor >= 0 and not state.stacks[bettor] and _all_live_all_in(state):
+        return first_all_in(state.events, state.config.stacks)
     return bettor
 
 
-def _all_live_all_in(hand: HandState) -> bool:
+def _all_live_all_in(state: HandState) -> bool:
     """P8: when every live player is all-in, every live hand is shown."""
-    stacks = hand._stacks
-    folded = hand._folded
-    return not any(stacks[p] for p in range(hand._n) if not folded[p])
+    stacks = state.stacks
+    folded = state.folded
+    return not any(stacks[p] for p in range(state.n) if not folded[p])
 
 
-def _strengths(hand: HandState) -> list[int | None]:
+def _strengths(state: HandState) -> list[int | None]:
     """Hand strengths of every live hand whose cards are known (board complete).
 
     Computed once per hand (the cards cannot change once known); a hand whose cards
     were unknown is evaluated when they become known.
     """
-    cached = hand._strength_cache
-    board = hand._board
+    cached = state.strength_cache
+    board = state.board
     out: list[int | None] = []
-    for p in range(hand._n):
+    for p in range(state.n):
         s = cached[p] if cached else None
         if s is None:
-            held = hand._holes[p]
-            if not hand._folded[p] and len(held) == 2 and None not in held:
+            held = state.holes[p]
+            if not state.folded[p] and len(held) == 2 and None not in held:
                 s = hand_strength(held + board)  # type: ignore[operator, arg-type]
         out.append(s)
-    hand._strength_cache = out
+    state.strength_cache = out
     return out
 
 
-def _final_pots(hand: HandState) -> list[Pot]:
+def _final_pots(state: HandState) -> list[Pot]:
     """The pots once betting is over for good (contributions no longer change)."""
-    pots = hand._pots_cache
+    pots = state.pots_cache
     if pots is None:
-        pots = hand._pots_cache = hand._build_pots()
+        pots = state.pots_cache = state.build_pots()
     return pots
 
 
-def maybe_settle(hand: HandState) -> None:
+def maybe_settle(state: HandState) -> None:
     """Pay the pots once the board is complete and every hand still standing is shown."""
-    if hand._phase == OVER or len(hand._board) < 5:
+    if state.phase == OVER or len(state.board) < 5:
         return
-    if hand._phase != SHOWDOWN:
+    if state.phase != SHOWDOWN:
         return
     pending = 0
     standing = 0
-    for p in range(hand._n):
-        if hand._folded[p] or hand._mucked[p]:
+    for p in range(state.n):
+        if state.folded[p] or state.mucked[p]:
             continue
         standing += 1
-        if hand._shown[p] is None:
+        if state.shown[p] is None:
             pending += 1
     if pending == 0 or standing <= 1:
-        settle_pots(hand)
+        settle_pots(state)
 
 
-def settle_pots(hand: HandState) -> None:
-    """Pay every pot (P1, P7) and end the hand."""
-    pots = _final_pots(hand)
-    n = hand._n
-    shown = hand._shown
+def settle_pots(state: HandState) -> None:
+    """Pay every pot (P1, P7: odd chips are whole chips of the configuration's ``chip``) and
+    end the hand."""
+    pots = _final_pots(state)
+    n = state.n
+    shown = state.shown
     if shown.count(None) != n:
-        strengths = _strengths(hand)
+        strengths = _strengths(state)
         ranked: list[int | None] = [
             s if shown[p] is not None else None for p, s in enumerate(strengths)]
     else:
         ranked = [None] * n
-    stacks = hand._stacks
-    mucked = hand._mucked
-    muck_order = hand._muck_order
+    stacks = state.stacks
+    mucked = state.mucked
+    muck_order = state.muck_order
     results: list[PotResult] = []
-    events = hand._events
+    events = state.events
+    chip = state.config.chip
     for index, pot in enumerate(pots):
         amount = pot.amount
         winners = (pot.eligible if len(pot.eligible) == 1 else
@@ -440,20 +442,20 @@ def settle_pots(hand: HandState) -> None:
             shares: tuple[int, ...] = (amount,)
             stacks[winners[0]] += amount
         else:
-            shares = split_pot(amount, winners)
+            shares = split_pot(amount, winners, chip=chip)
             for w, share in zip(winners, shares, strict=True):
                 stacks[w] += share
         results.append(PotResult(amount, pot.eligible, winners, shares))
         events.append(PotAwarded(index, amount, pot.eligible, winners, shares))
     final = tuple(stacks)
     events.append(HandEnded(final))
-    hand._phase = OVER
-    hand._to_act = None
+    state.phase = OVER
+    state.to_act = None
     zeros = [0] * n
-    hand._committed[:] = zeros
-    hand._antes[:] = zeros
-    hand._result = HandResult(final, tuple(results), tuple(hand._returned),
-                              _in_show_order(shown, events), hand._config.stacks)
+    state.committed[:] = zeros
+    state.antes[:] = zeros
+    state.result = HandResult(final, tuple(results), tuple(state.returned),
+                              _in_show_order(shown, events), state.config.stacks)
 
 
 def _in_show_order(shown: list[tuple[Card, ...] | None], events: list[Event],

@@ -11,11 +11,12 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from feltro.cards import Card
-from feltro.events import Event, Street
+from feltro.events import STREETS, Event, HoleCardDealt, Street
+from feltro.handstate import HandState
 from feltro.legal import LegalActions
 from feltro.showdown import HandResult
 
-__all__ = ["SeatView"]
+__all__ = ["SeatView", "seat_view"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -61,3 +62,34 @@ class SeatView:
     def my_turn(self) -> bool:
         """Whether the viewer is the position to act."""
         return self.position is not None and self.position == self.to_act
+
+
+def seat_view(state: HandState, position: int | None, legal: LegalActions | None) -> SeatView:
+    """What *position* (``None``: a spectator) may see of the hand in *state*; *legal* are the
+    legal actions when it is *position*'s turn."""
+    events: list[Event] = []
+    for event in state.events:
+        if type(event) is HoleCardDealt and event.position != position:
+            event = HoleCardDealt(event.position, None)
+        events.append(event)
+    return SeatView(
+        position=position,
+        players=state.n,
+        button=state.n - 1,
+        street=STREETS[state.street],
+        to_act=state.to_act,
+        board=tuple(state.board),
+        stacks=tuple(state.stacks),
+        bets=tuple(state.bets),
+        committed=tuple(state.committed),
+        folded=tuple(state.folded),
+        all_in=state.all_in(),
+        pot=sum(state.committed),
+        current_bet=state.to_match,
+        hole=None if position is None else tuple(state.holes[position]),
+        shown=state.shown_cards(),
+        mucked=tuple(state.muck_order),
+        legal=legal,
+        events=tuple(events),
+        result=state.result,
+    )

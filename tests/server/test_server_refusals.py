@@ -20,6 +20,7 @@ PARAMS = {
     ("B3", "owes"): {"owed": 4},
     ("B5", "betting-over"): {},
     ("B5", "hand-over"): {},
+    ("B5", "nobody-can-call"): {"current_bet": 50},
     ("B6", "whole-chips"): {},
     ("B6", "not-positive"): {"to": 0},
     ("B6", "not-a-raise"): {"to": 2, "current_bet": 2, "min_to": 4},

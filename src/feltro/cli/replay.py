@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+from decimal import Decimal, InvalidOperation
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any, TextIO
 
@@ -30,6 +31,10 @@ _HELP = "\n\n".join((
     "every amount printed is in the history's own units, as a JSON number whose text is the "
     "exact decimal (a string if it needs more than 15 digits). An unknown (inf) stack, and the "
     "stack of a player who could win an undetermined pot, is null.",
+    "The odd chip of a split pot is the smallest chip: --chip-unit when given, else the "
+    "smallest coin of the history's currency (its ISO 4217 code, or its currency_symbol: $, "
+    "euro and pound signs have cents), else the smallest power of ten the amounts need; "
+    '"chip": 0.01 says which, and --summary counts the hands by chip.',
     "Unknown cards: a show of ???? is legal; a pot that depends on cards the history does not "
     'know has "winners": null and "shares": null and the hand says "undetermined": N, unless '
     'its winnings settle it ("settled_from": "winnings"). A courtesy show after everybody '
@@ -69,12 +74,16 @@ def replay_command(
         "'HOST:PORT').", show_default=False, metavar="ADDRESS")] = None,
     lang: Annotated[str | None, typer.Option("--lang", help=LANG_HELP,
                                              show_default=False)] = None,
+    chip_unit: Annotated[str | None, typer.Option(
+        "--chip-unit", help="The smallest chip, in the histories' money (e.g. 0.01); default: "
+        "their currency's smallest coin.", show_default=False, metavar="AMOUNT")] = None,
 ) -> None:
     from feltro.history import is_bulk
     from feltro.history.corpus import find_files
     from feltro.i18n import t
 
     language = resolve_language(lang)
+    unit = _chip_unit(chip_unit, language)
     rule_set = _check_options(rules, ray, language)
     if summary:
         _check_readable(files, language)
@@ -85,7 +94,8 @@ def replay_command(
     out = results.open("w", encoding="utf-8") if summary and results is not None else None
     try:
         tally, failed = _replay(paths, rules=rule_set, workers=workers, ray=ray, summary=summary,
-                                single=single, out=out, label=t("cli.replay_progress", language))
+                                single=single, out=out, chip_unit=unit,
+                                label=t("cli.replay_progress", language))
     finally:
         if out is not None:
             out.close()
@@ -129,7 +139,8 @@ def _check_readable(files: list[Path], lang: str) -> None:
 
 
 def _replay(paths: list[Path], *, rules: Rules, workers: int, ray: str | None, summary: bool,
-            single: bool, out: TextIO | None, label: str) -> tuple[Any, bool]:
+            single: bool, out: TextIO | None, chip_unit: Decimal | None,
+            label: str) -> tuple[Any, bool]:
     """Replay *paths*: each hand's line printed (or written to *out* with *summary*); the
     tally of every report and whether any hand failed."""
     from feltro.history.corpus import Summary, run_files
@@ -140,7 +151,7 @@ def _replay(paths: list[Path], *, rules: Rules, workers: int, ray: str | None, s
         for reports in run_files(paths, rules=rules,
                                  workers=workers,
                                  ray_address=None if ray is None else
-                                 "" if ray == "local" else ray):
+                                 "" if ray == "local" else ray, chip_unit=chip_unit):
             tally.add(reports)
             advance()
             for report in reports:
@@ -150,6 +161,22 @@ def _replay(paths: list[Path], *, rules: Rules, workers: int, ray: str | None, s
                 elif out is not None:
                     out.write(f"{report.label}\t{report.json}\n")
     return tally, failed
+
+
+def _chip_unit(text: str | None, language: str) -> Decimal | None:
+    """``--chip-unit`` as an exact amount, or ``None`` when not given."""
+    if text is None:
+        return None
+    try:
+        unit = Decimal(text.strip())
+    except InvalidOperation:
+        unit = Decimal(0)
+    if not unit.is_finite() or unit <= 0:
+        from feltro.i18n import t
+
+        raise typer.BadParameter(t("cli.replay_chip_unit", language, value=text[:20]),
+                                 param_hint="--chip-unit")
+    return unit
 
 
 class _Progress:

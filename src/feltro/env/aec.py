@@ -5,9 +5,10 @@ Agents are ``player_0``..``player_{n-1}``. ``observe(agent)`` gives ``{"observat
 when it is not the agent's turn; once the episode is over the observation shows how the hand
 ended). Every agent's ``infos[agent]["legal"]`` holds its exact legal actions with their
 amounts (empty-handed off its turn); when a hand ends every agent's info gets ``"phh"`` (that
-hand's PHH text, one ``str`` for all, replayable by ``feltro replay``) and
-``"hand_over": True``. Rewards are chips won or lost in
-each finished hand. An illegal action raises :class:`~feltro.errors.IllegalActionError`
+hand's PHH text, one ``str`` for all, replayable by ``feltro replay``), ``"hands"`` (the PHH of
+every hand that ended in the step, in order: a series deals on through hands in which nobody
+has a decision) and ``"hand_over": True``. Rewards are chips won or lost in the hands that
+ended. An illegal action raises :class:`~feltro.errors.IllegalActionError`
 naming the rule, and changes nothing.
 """
 
@@ -82,13 +83,12 @@ class PokerAEC(AECEnv[str, dict[str, Any], int]):  # type: ignore[misc]
     def _select(self) -> None:
         """Select the agent to act and give it its legal actions."""
         game = self.game
-        hand = game.hand
-        p = hand._to_act
+        p = game.state.to_act
         assert p is not None
         selected = self.agent_selection = self.possible_agents[game.order[p]]
         legal = game._legal
         if legal is None:
-            legal = game._legal = hand.legal
+            legal = game._legal = game.hand.legal
         self.infos[selected] = {"legal": legal_info(legal)}
 
     def _zero_rewards(self) -> None:
@@ -113,6 +113,7 @@ class PokerAEC(AECEnv[str, dict[str, Any], int]):  # type: ignore[misc]
                                     "hand_over": True}
             if last is not None:
                 info["phh"] = last
+                info["hands"] = phh  # every hand that ended in the step (a series deals on)
             infos[agent] = info
         self._rewarded = True
         if game.over:
@@ -169,13 +170,12 @@ class PokerAEC(AECEnv[str, dict[str, Any], int]):  # type: ignore[misc]
                 self._zero_rewards()
             # The next agent to act, with its legal actions (:meth:`_select`, inlined: this
             # is the path of nearly every step).
-            hand = game.hand
-            p = hand._to_act
+            p = game.state.to_act
             assert p is not None  # the hand goes on
             selected = self.agent_selection = self.possible_agents[game.order[p]]
             legal = game._legal
             if legal is None:
-                legal = game._legal = hand.legal
+                legal = game._legal = game.hand.legal
             infos[selected] = {"legal": legal_info(legal)}
         if self.render_mode == "human":
             self.render()

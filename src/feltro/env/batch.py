@@ -5,7 +5,8 @@ state is a set of arrays with one row per table and one column per hand position
 left of the button, ``n - 1`` = the button, as in :class:`feltro.hand.Hand`), and one call of
 :meth:`BatchTables.step` plays one decision at every table with array operations: the same
 rules as :class:`~feltro.hand.Hand` (blinds and antes, B3-B11 betting with short all-ins that do
-not reopen, pot-limit and fixed-limit, uncalled bets returned, pots as a dealer forms them and
+not reopen, nobody asked to act when nobody could bet against them and no raise nobody can
+call (B5), pot-limit and fixed-limit, uncalled bets returned, pots as a dealer forms them and
 odd chips from the button's left, P1 and P7). :mod:`feltro.env.crosscheck` plays the same deals
 and actions through :class:`~feltro.hand.Hand` and compares every decision and result.
 
@@ -15,7 +16,7 @@ Decks are drawn in the order :meth:`Hand.start` reads them: first cards to posit
 
 from __future__ import annotations
 
-from typing import Final
+from typing import Any, Final
 
 import numpy as np
 import numpy.typing as npt
@@ -31,6 +32,7 @@ from feltro.legal import (
     RAISE_NO_CHIPS,
     RAISE_NOT_REOPENED,
     RAISE_OPEN,
+    RAISE_UNANSWERABLE,
     LegalActions,
     raise_refusal,
     raise_size_refusal,
@@ -74,6 +76,7 @@ class BatchTables:
                                    else PotActions(config.fractions))
         self._fractions = np.array(config.fractions, dtype=np.float64)
         self._positions = np.arange(n, dtype=np.int64)
+        self._ones = np.ones(n, dtype=np.uint8)
         self._rows = np.arange(t, dtype=np.int64)
         self._deck_size = 2 * n + 8
         board = [2 * n + 1, 2 * n + 2, 2 * n + 3, 2 * n + 5, 2 * n + 7]
@@ -241,7 +244,9 @@ class BatchTables:
         idle = actor < 0
         if idle.any():
             ended[idle] = self._end_round(rows[idle])
-        self._update_legal(rows[~ended])
+            self._update_legal(rows[~ended])
+        else:
+            self._update_legal(rows)
         return ended
 
     def _raise_targets(self, a: Ints) -> Ints:
@@ -296,8 +301,17 @@ class BatchTables:
     def _next_actor(self, rows: Ints, start: Ints) -> Ints:
         """The first position from *start* clockwise who must still act (B5), or -1."""
         n = self.n
-        need = ~self.folded[rows] & (self.stacks[rows] > 0) & (
-            (self.acted_at[rows] < 0) | (self.bets[rows] < self.to_match[rows, None]))
+        at = self._at
+        live = ~at(self.folded, rows)
+        bets = at(self.bets, rows)
+        need = live & (at(self.stacks, rows) > 0) & (
+            (at(self.acted_at, rows) < 0) | (bets < at(self.to_match, rows)[:, None]))
+        lone = at(self.active, rows) < 2
+        if lone.any():
+            # B5: the one player left with chips acts only to answer a bet it has not
+            # matched; a short big blind (D10) counts for what it put in.
+            top = np.where(live[lone], bets[lone], 0).max(axis=1)
+            need[lone] &= bets[lone] < top[:, None]
         order = start[:, None] + self._positions
         order[order >= n] -= n
         need = np.take_along_axis(need, order, axis=1)
@@ -307,8 +321,13 @@ class BatchTables:
         result: Ints = actor
         return result
 
+    def _at(self, array: Ints | Bools, rows: Ints) -> Any:
+        """*array* at *rows*: the array itself when *rows* are all the tables (no copy)."""
+        return array if rows is self._rows else array[rows]
+
     def _update_legal(self, rows: Ints) -> None:
-        """The legal actions of the player to act at *rows* (as ``Hand._raise_bounds``)."""
+        """The legal actions of the player to act at *rows* (as
+        :func:`feltro.betting.raise_bounds`)."""
         if not len(rows):
             return
         p = self.to_act[rows]
@@ -320,8 +339,14 @@ class BatchTables:
         owed = to_match - bet
         self.call_amount[rows] = np.clip(owed, 0, stack)
         acted = self.acted_at[rows, p]
+        # B5: a raise only when someone else left could put in more than the bet, i.e. two
+        # players left reach beyond it (the one to act does, or it has no chips to raise).
+        beyond = (self.bets + self.stacks) > self.to_match[:, None]
+        beyond &= ~self.folded
+        answered = (beyond.view(np.uint8) @ self._ones)[rows] >= 2  # a count, as a product
         code = np.where(reach <= to_match, RAISE_NO_CHIPS, np.where(
-            (acted >= 0) & (to_match - acted < full_inc), RAISE_NOT_REOPENED, RAISE_OPEN))
+            ~answered, RAISE_UNANSWERABLE, np.where(
+                (acted >= 0) & (to_match - acted < full_inc), RAISE_NOT_REOPENED, RAISE_OPEN)))
         low = to_match + full_inc
         if self.structure == FIXED_LIMIT_CODE:
             code = np.where((code == RAISE_OPEN) & (self.n_bets[rows] >= 4), RAISE_CAPPED, code)

@@ -43,6 +43,7 @@ from feltro.env.config import EnvConfig
 from feltro.errors import HistoryError
 from feltro.events import ActionTaken, BoardDealt
 from feltro.hand import Hand, HandConfig, LegalActions
+from feltro.handstate import OVER, HandReading
 from feltro.history import dumps, record_of
 from feltro.history.record import HandTextWriter
 from feltro.series import Series, SeriesConfig
@@ -74,6 +75,8 @@ class PokerGame:
         self.obs_size = observation_size(n)
         self._rng = random.Random(seed if seed is not None else random.SystemRandom().random())
         self.hand: Hand = Hand.start(config.hand_config(tuple(range(n))), Deck.standard())
+        self.state: HandReading = self.hand.state
+        """The live state of the hand in play, read-only (no copy per read)."""
         self.series: Series | None = None
         self.order: tuple[int, ...] = tuple(range(n))
         self.position_of: list[int] = list(range(n))
@@ -144,6 +147,7 @@ class PokerGame:
             self.hands += 1
             self._dealt += 1
             self.hand = hand
+            self.state = hand.state
             self.order = order
             self.street_in = [[0] * n for _ in range(4)]
             self.hand_start = list(hand.config.stacks)
@@ -166,7 +170,7 @@ class PokerGame:
     @property
     def to_act(self) -> int | None:
         """The agent to act, or ``None`` when the episode is over."""
-        p = self.hand._to_act
+        p = self.state.to_act
         return None if p is None or self.over else self.order[p]
 
     @property
@@ -183,21 +187,22 @@ class PokerGame:
         :raises IllegalActionError: for an action the rules refuse (nothing changes), or when
             the episode is over.
         """
-        hand = self.hand
+        s = self.state
         if action == 1:  # check or call (the engine checks when nothing is owed): no decoding
             return self.play(CALL)
-        return self.play(self.codec.decode(action, self.legal, sum(hand._committed),
-                                           hand._to_match))
+        return self.play(self.codec.decode(action, self.legal, sum(s.committed),
+                                           s.to_match))
 
     def play(self, engine_action: Action) -> bool:
         """:meth:`step` with an engine action (``Raise(25)``, ``CALL``...), as bots answer."""
         hand = self.hand
-        p = hand._to_act
+        s = self.state
+        p = s.to_act
         if p is None or self.over:
             from feltro.errors import IllegalActionError, Refusal
             raise IllegalActionError(Refusal("B5", "hand-over", {}),
                                      "the episode is over: call reset()")
-        street = hand._street
+        street = s.street
         series = self.series
         events = (series.act(engine_action) if series is not None
                   else hand.apply(engine_action))
@@ -206,10 +211,10 @@ class PokerGame:
         chips = first.chips if type(first) is ActionTaken else 0
         if chips:
             self.street_in[street][p] += chips
-        if hand._phase != 4:  # OVER
-            if len(events) == 1 and hand._street == street:
+        if s.phase != OVER:
+            if len(events) == 1 and s.street == street:
                 self._update_public(p, street, chips)
-            elif (len(events) == 2 and hand._street == street + 1
+            elif (len(events) == 2 and s.street == street + 1
                   and type(events[1]) is BoardDealt):
                 self._next_street(p, street, chips, events[1].cards)
             else:
@@ -253,9 +258,9 @@ class PokerGame:
     def _start_public(self) -> None:
         """:meth:`_build_public` for a hand just dealt, from a kept template of what does not
         change (the street, who is dealt in, the big blind)."""
-        hand = self.hand
+        s = self.state
         k = len(self.order)
-        if hand._board or hand._street or True in hand._folded:  # not a plain start
+        if s.board or s.street or True in s.folded:  # not a plain start
             self._build_public()
             return
         template = self._templates.get(k)
@@ -269,48 +274,48 @@ class PokerGame:
         public = self._public = template.copy()
         pad = [0] * (self.n - k)
         base = self._base
-        public[base:base + 3 * self.n] = [*hand._stacks, *pad, *hand._bets, *pad,
-                                          *hand._committed, *pad]
-        public[-7] = sum(hand._committed)
-        public[-6] = hand._to_match
+        public[base:base + 3 * self.n] = [*s.stacks, *pad, *s.bets, *pad,
+                                          *s.committed, *pad]
+        public[-7] = sum(s.committed)
+        public[-6] = s.to_match
 
     def _build_public(self) -> None:
         """The part of the observation every agent shares, built in full."""
-        hand = self.hand
+        s = self.state
         n = self.n
         public = np.zeros(self.obs_size, dtype=np.float32)
-        for card in hand._board:
+        for card in s.board:
             public[52 + card] = 1
-        public[104 + hand._street] = 1
+        public[104 + s.street] = 1
         k = len(self.order)
         pad = [0] * (n - k)  # positions nobody holds (a series with players out)
         first, second, third, fourth = self.street_in
         base = self._base
         # The nine blocks of n at once (one conversion is cheaper than nine).
-        public[base:base + 9 * n] = [*hand._stacks, *pad, *hand._bets, *pad, *hand._committed,
-                                     *pad, *hand._folded, *pad, *[1] * k, *pad,
+        public[base:base + 9 * n] = [*s.stacks, *pad, *s.bets, *pad, *s.committed,
+                                     *pad, *s.folded, *pad, *[1] * k, *pad,
                                      *first, *second, *third, *fourth]
-        public[-7] = sum(hand._committed)
-        public[-6] = hand._to_match
+        public[-7] = sum(s.committed)
+        public[-6] = s.to_match
         public[-2] = self.config.big_blind
         self._public = public
 
     def _update_public(self, p: int, street: int, chips: int) -> None:
         """After one action inside a street only the actor's numbers and the bet change: none
         but the folded flag for a fold or a check, the chips for a bet, call or raise."""
-        hand = self.hand
+        s = self.state
         public = self._public
         n = self.n
         base = self._base + p
         if chips:
-            committed = hand._committed
-            public[base] = hand._stacks[p]
-            public[base + n] = hand._bets[p]
+            committed = s.committed
+            public[base] = s.stacks[p]
+            public[base + n] = s.bets[p]
             public[base + 2 * n] = committed[p]
             public[base + (5 + street) * n] = self.street_in[street][p]
             public[-7] = sum(committed)
-            public[-6] = hand._to_match
-        elif hand._folded[p]:
+            public[-6] = s.to_match
+        elif s.folded[p]:
             public[base + 3 * n] = 1
 
     def _next_street(self, p: int, street: int, chips: int, cards: tuple[int, ...]) -> None:
@@ -324,7 +329,7 @@ class PokerGame:
             public[52 + card] = 1
         public[104 + street] = 0
         public[105 + street] = 1
-        public[-6] = self.hand._to_match
+        public[-6] = self.state.to_match
 
     def observation(self, agent: int) -> Obs:
         """The observation array of *agent* (see the module docstring)."""
@@ -333,11 +338,12 @@ class PokerGame:
         if p < 0:
             return obs
         hand = self.hand
-        first, second = hand._holes[p]  # hold'em: two cards, always dealt here
+        s = self.state
+        first, second = s.holes[p]  # hold'em: two cards, always dealt here
         obs[first] = 1
         obs[second] = 1
         obs[109 + p] = 1
-        if hand._to_act == p and not self.over:
+        if s.to_act == p and not self.over:
             legal = self._legal
             if legal is None:
                 legal = self._legal = hand.legal
@@ -348,15 +354,15 @@ class PokerGame:
                 obs[-3] = legal.max_raise_to
             obs[-1] = 1
         else:
-            owe = hand._to_match - hand._bets[p]
-            stack = hand._stacks[p]
+            owe = s.to_match - s.bets[p]
+            stack = s.stacks[p]
             obs[-5] = owe if 0 < owe < stack else stack if owe > 0 else 0
         return obs
 
     def action_mask(self, agent: int) -> npt.NDArray[np.int8]:
         """The exact mask of *agent* (all zeros when it is not the agent's turn)."""
         p = self.position_of[agent]
-        if self.over or p < 0 or self.hand._to_act != p:
+        if self.over or p < 0 or self.state.to_act != p:
             return self._no_mask.copy()
         legal = self._legal
         if legal is None:
@@ -366,7 +372,7 @@ class PokerGame:
     def legal_info(self, agent: int) -> dict[str, object]:
         """``infos[agent]["legal"]``: exact legal actions, empty-handed when not its turn."""
         p = self.position_of[agent]
-        if self.over or p < 0 or self.hand._to_act != p:
+        if self.over or p < 0 or self.state.to_act != p:
             return dict(_NOBODY)
         legal = self._legal
         if legal is None:
@@ -380,7 +386,7 @@ class PokerGame:
         """
         hand = self.hand
         p = self.position_of[agent]
-        hole = tuple(hand._holes[p]) if p >= 0 else ()
+        hole = hand.hole(p) if p >= 0 else ()
         try:
             mine = () if p < 0 else (p,)  # an agent not dealt in sees nobody's cards
             phh = dumps(record_of(hand, visible_to=None if hand.is_over else mine))
@@ -393,15 +399,15 @@ class PokerGame:
             "button": len(self.order) - 1,
             "street": hand.street.value,
             "hole": format_cards(c for c in hole if c is not None),
-            "board": format_cards(hand._board),
-            "stacks": list(hand._stacks),
-            "bets": list(hand._bets),
-            "committed": list(hand._committed),
-            "folded": list(hand._folded),
-            "pot": sum(hand._committed),
+            "board": format_cards(hand.board),
+            "stacks": list(hand.stacks),
+            "bets": list(hand.bets),
+            "committed": list(hand.committed),
+            "folded": list(hand.folded),
+            "pot": hand.pot,
             "pots": [{"amount": pot.amount, "eligible": [self.order[q] for q in pot.eligible]}
                      for pot in hand.pots()] if not hand.is_over else [],
-            "current_bet": hand._to_match,
+            "current_bet": hand.current_bet,
             "street_in": [list(row) for row in self.street_in],
             "legal": self.legal_info(agent),
             "phh": phh,
@@ -411,18 +417,18 @@ class PokerGame:
         """The table as a few lines of text (what ``render()`` prints)."""
         hand = self.hand
         lines = [f"hand {self.hands} · {hand.street.value} · board "
-                 f"{format_cards(hand._board) or '-'} · pot {sum(hand._committed)}"]
+                 f"{format_cards(hand.board) or '-'} · pot {hand.pot}"]
         for p, agent in enumerate(self.order):
             marks = []
             if p == len(self.order) - 1:
                 marks.append("button")
-            if hand._folded[p]:
+            if hand.folded[p]:
                 marks.append("folded")
-            if hand._to_act == p:
+            if hand.to_act == p:
                 marks.append("to act")
-            hole = format_cards(c for c in hand._holes[p] if c is not None)
+            hole = format_cards(c for c in hand.hole(p) if c is not None)
             lines.append(f"  player_{agent} (p{p + 1}) {hole} "
-                         f"stack {hand._stacks[p]} bet {hand._bets[p]} "
+                         f"stack {hand.stacks[p]} bet {hand.bets[p]} "
                          f"{' '.join(marks)}".rstrip())
         if hand.is_over:
             lines.append(f"  result: stacks {list(hand.result().stacks)}")

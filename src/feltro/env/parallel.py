@@ -58,6 +58,7 @@ class PokerParallel(ParallelEnv[str, Obs, int]):  # type: ignore[misc]
             info: dict[str, Any] = {"legal": self.game.legal_info(i)}
             if phh:
                 info["phh"] = phh[-1]
+                info["hands"] = phh  # every hand that ended in the step (a series deals on)
                 info["hand_over"] = True
             infos[agent] = info
         return infos

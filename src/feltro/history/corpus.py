@@ -17,11 +17,12 @@ import time
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
+from decimal import Decimal
 from pathlib import Path
 from typing import Any
 
 from feltro.errors import FeltroError
-from feltro.history.decimal_scale import read_tables, scale_hand
+from feltro.history.decimal_scale import exact_number, read_tables, scale_hand
 from feltro.history.replay import ReplayError
 from feltro.history.site_replay import Rules, replay_site
 
@@ -57,6 +58,9 @@ class HandReport:
     settled: bool = False
     winnings: bool | None = None
     finishing: bool | None = None
+    chip: str | None = None
+    """The smallest chip the hand was played with and where it comes from:
+    ``"0.01 (currency_symbol $)"``, ``"1 (amounts)"`` (``None``: the hand could not be read)."""
 
 
 def _dumps(data: dict[str, Any]) -> str:
@@ -68,9 +72,12 @@ def _error(label: str, message: str, action: int | None, rule: str | None) -> Ha
                       rule=rule or "fields")
 
 
-def replay_text(text: str, label: str, *, bulk: bool, rules: Rules = "house") -> list[HandReport]:
+def replay_text(text: str, label: str, *, bulk: bool, rules: Rules = "house",
+                chip_unit: Decimal | None = None) -> list[HandReport]:
     """Replay every hand of *text*; hands of a bulk (``.phhs``) text are labelled
-    ``LABEL[TABLE]``, a single hand *label*."""
+    ``LABEL[TABLE]``, a single hand *label*. *chip_unit*: the smallest chip, in the histories'
+    money (default: their currency's smallest coin, see
+    :func:`~feltro.history.decimal_scale.scale_hand`)."""
     try:
         tables = read_tables(text)
     except FeltroError as exc:
@@ -78,14 +85,15 @@ def replay_text(text: str, label: str, *, bulk: bool, rules: Rules = "house") ->
     reports: list[HandReport] = []
     for name, table in tables:
         hand_label = f"{label}[{name}]" if bulk and name else label
-        reports.append(replay_table(table, hand_label, rules))
+        reports.append(replay_table(table, hand_label, rules, chip_unit))
     return reports
 
 
-def replay_table(table: Any, label: str, rules: Rules) -> HandReport:
+def replay_table(table: Any, label: str, rules: Rules,
+                 chip_unit: Decimal | None = None) -> HandReport:
     """Replay one hand's TOML table (see :func:`replay_text`)."""
     try:
-        scaled = scale_hand(table)
+        scaled = scale_hand(table, chip_unit)
         outcome = replay_site(scaled, rules=rules)
     except ReplayError as exc:
         return _error(label, str(exc), exc.action, exc.rule)
@@ -95,10 +103,12 @@ def replay_table(table: Any, label: str, rules: Rules) -> HandReport:
                       undetermined=outcome.undetermined,
                       settled=outcome.settled_from_winnings,
                       winnings=outcome.agrees_with_winnings(),
-                      finishing=outcome.agrees_with_finishing_stacks())
+                      finishing=outcome.agrees_with_finishing_stacks(),
+                      chip=f"{exact_number(scaled.chip_unit)} ({scaled.chip_source})")
 
 
-def replay_file(path: str | Path, rules: Rules = "house") -> list[HandReport]:
+def replay_file(path: str | Path, rules: Rules = "house",
+                chip_unit: Decimal | None = None) -> list[HandReport]:
     """Replay every hand of the file *path*; a file that cannot be read gives one error."""
     from feltro.history import is_bulk, read_text
 
@@ -112,7 +122,7 @@ def replay_file(path: str | Path, rules: Rules = "house") -> list[HandReport]:
         return [_error(str(path), f"cannot read {path}: {exc.strerror or exc}", None, None)]
     except FeltroError as exc:  # read_text's own error already names the file
         return [_error(str(path), f"cannot read {exc}", None, None)]
-    return replay_text(text, str(path), bulk=is_bulk(path), rules=rules)
+    return replay_text(text, str(path), bulk=is_bulk(path), rules=rules, chip_unit=chip_unit)
 
 
 def _is_history(path: Path) -> bool:
@@ -133,8 +143,8 @@ def find_files(paths: Iterable[Path]) -> list[Path]:
     return found
 
 
-def _task(args: tuple[str, Rules]) -> list[HandReport]:
-    return replay_file(args[0], args[1])
+def _task(args: tuple[str, Rules, Decimal | None]) -> list[HandReport]:
+    return replay_file(*args)
 
 
 def run_files(
@@ -143,13 +153,14 @@ def run_files(
     rules: Rules = "house",
     workers: int | None = None,
     ray_address: str | None = None,
+    chip_unit: Decimal | None = None,
 ) -> Iterator[list[HandReport]]:
     """The reports of each file of *files*, in order.
 
     *workers* local processes (default: all cores; ``1`` runs here), or Ray tasks when
     *ray_address* is given (``""`` starts a local Ray). Every backend gives the same reports.
     """
-    jobs = [(str(f), rules) for f in files]
+    jobs = [(str(f), rules, chip_unit) for f in files]
     if ray_address is not None:
         yield from _run_ray(jobs, ray_address)
         return
@@ -164,7 +175,8 @@ def run_files(
         yield from pool.imap(_task, jobs, chunksize=1)
 
 
-def _run_ray(jobs: list[tuple[str, Rules]], address: str) -> Iterator[list[HandReport]]:
+def _run_ray(jobs: list[tuple[str, Rules, Decimal | None]],
+             address: str) -> Iterator[list[HandReport]]:
     import ray
 
     ray.init(address=address or None, ignore_reinit_error=True, include_dashboard=False,
@@ -194,6 +206,7 @@ class Summary:
     winnings_agree: int = 0
     finishing_compared: int = 0
     finishing_agree: int = 0
+    chips: Counter[str] = field(default_factory=Counter)
     disagreements: list[str] = field(default_factory=list)
     started: float = field(default_factory=time.perf_counter)
     seconds: float = 0.0
@@ -207,6 +220,7 @@ class Summary:
                 self.refused[report.rule or "fields"] += 1
                 continue
             self.replayed += 1
+            self.chips[report.chip or "?"] += 1
             self.incomplete += not report.complete
             self.undetermined_pots += report.undetermined
             self.hands_undetermined += report.undetermined > 0
@@ -237,6 +251,7 @@ class Summary:
             "winnings": {"compared": self.winnings_compared, "agree": self.winnings_agree},
             "finishing_stacks": {"compared": self.finishing_compared,
                                  "agree": self.finishing_agree},
+            "chip": dict(sorted(self.chips.items())),
             "disagreements": list(self.disagreements),
         }
         if timing:

@@ -3,11 +3,12 @@
 Online histories write money, not chips: ``starting_stacks = [200.30, 81.60, 197]``,
 ``'p1 cbr 3.00'``. :func:`scale_hand` reads the TOML numbers as :class:`~decimal.Decimal`
 (never floats), finds the smallest power of ten that makes every amount of the play whole
-(stacks, forced bets, ``min_bet`` and every ``cbr`` amount) and returns a
-:class:`ScaledHand`: a :class:`~feltro.history.phh.HandRecord` in those whole units, plus what
-turns them back into the history's own units. ``finishing_stacks`` and ``winnings`` are
-results, not play, so they do not choose the scale; they are kept exactly, in the history's
-units, for comparison.
+(stacks, forced bets, ``min_bet`` and every ``cbr`` amount) and the smallest chip (P7's odd
+chip: the currency's smallest coin, a cent for ``currency = 'USD'`` or
+``currency_symbol = '$'``, unless told otherwise), and returns a :class:`ScaledHand`: a
+:class:`~feltro.history.phh.HandRecord` in those whole units, plus what turns them back into
+the history's own units. ``finishing_stacks`` and ``winnings`` are results, not play, so they
+do not choose the scale; they are kept exactly, in the history's units, for comparison.
 
 Two more things real files hold that a house-rules record cannot:
 
@@ -42,12 +43,13 @@ import tomllib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
-from typing import Any
+from typing import Any, Final
 
 from feltro.errors import HistoryError, ParseError
 from feltro.history.phh import REQUIRED_FIELDS, HandRecord
 
-__all__ = ["ScaledHand", "exact_number", "per_position", "read_tables", "scale_hand"]
+__all__ = ["MINOR_UNITS", "ScaledHand", "exact_number", "per_position", "read_tables",
+           "scale_hand"]
 
 _PLAY_ARRAYS = ("antes", "blinds_or_straddles", "starting_stacks")
 _STAKES = ("min_bet", "small_bet", "big_bet")
@@ -55,6 +57,18 @@ _RESULTS = ("finishing_stacks", "winnings")
 # A top-level table header of a .phhs file, e.g. [12] or ["pluribus/100/0"].
 _HEADER = re.compile(r"^\[[^\[\]]+\]\s*(#.*)?$", re.MULTILINE)
 _INF = Decimal("Infinity")
+
+MINOR_UNITS: Final[Mapping[str, int]] = {
+    **dict.fromkeys(["USD", "EUR", "GBP", "CAD", "AUD", "NZD", "CHF", "SEK", "NOK", "DKK",
+                     "PLN", "CZK", "HUF", "RON", "BGN", "BRL", "MXN", "ARS", "INR", "CNY",
+                     "HKD", "SGD", "ZAR", "RUB", "UAH", "TRY", "ILS"], 2),
+    **dict.fromkeys(["JPY", "KRW", "ISK", "CLP", "VND"], 0),
+    **dict.fromkeys(["KWD", "BHD", "JOD", "OMR", "TND"], 3),
+}
+"""ISO 4217 minor units (decimal places of the smallest coin) of the currencies a history may
+name; a cent for most. Another currency's chip is read from the amounts."""
+_SYMBOL_MINOR_UNITS: Final[Mapping[str, int]] = {"$": 2, "€": 2, "£": 2}
+"""Symbols that name a currency with cents whatever the country (HandHQ writes only ``$``)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -73,6 +87,16 @@ class ScaledHand:
     unknown_stacks: tuple[int, ...]
     finishing_stacks: tuple[Decimal | None, ...] | None
     winnings: tuple[Decimal | None, ...] | None
+    chip: int = 1
+    """The smallest chip (P7's odd chip), in whole units."""
+    chip_source: str = "amounts"
+    """Where the chip comes from: ``"--chip-unit"``, ``"currency USD"``, ``"currency_symbol
+    $"`` or ``"amounts"`` (one unit of the scale)."""
+
+    @property
+    def chip_unit(self) -> Decimal:
+        """The smallest chip in the history's own money (``Decimal('0.01')``)."""
+        return self.units(self.chip)
 
     def units(self, amount: int) -> Decimal:
         """*amount* (whole units) in the history's own units, exactly."""
@@ -140,11 +164,18 @@ def _cbr_amount(line: str) -> str | None:
     return None
 
 
-def scale_hand(table: Mapping[str, Any] | ParseError) -> ScaledHand:
+def scale_hand(table: Mapping[str, Any] | ParseError,
+               chip_unit: Decimal | None = None) -> ScaledHand:
     """Read one hand's TOML table (numbers as :class:`~decimal.Decimal`) in whole units.
 
+    The smallest chip (P7's odd chip) is *chip_unit* when given, else the history's
+    ``currency`` (its ISO 4217 minor unit: a cent for ``'USD'`` and ``'EUR'``), else its
+    ``currency_symbol`` (``'$'``, ``'€'``, ``'£'``: a cent), else the smallest power of ten
+    the amounts need. The scale makes every amount and that chip whole.
+
     :raises HistoryError: for a missing or wrong field (as
-        :meth:`~feltro.history.phh.HandRecord.from_mapping`, which checks the rest).
+        :meth:`~feltro.history.phh.HandRecord.from_mapping`, which checks the rest), or a
+        *chip_unit* that is not a positive amount.
     :raises ParseError: for a table that did not parse, or a ``cbr`` amount that is not a
         number.
     """
@@ -152,6 +183,34 @@ def scale_hand(table: Mapping[str, Any] | ParseError) -> ScaledHand:
         raise table
     data = dict(table)
     _check_required(data)
+    arrays, stakes, bets = _play_amounts(data)
+    numbers = [x for values in arrays.values() for x in values]
+    numbers += list(stakes.values()) + list(bets.values())
+    unit, source = _chip_unit(data, chip_unit)
+    scale = 10 ** max([_places(x) for x in numbers] + [_places(unit) if unit else 0])
+    unknown = _scale_stacks(data, arrays["starting_stacks"], numbers, scale)
+    blinds = arrays["blinds_or_straddles"]
+    dead = tuple(int(-x * scale) if x < 0 else 0 for x in blinds)
+    data["blinds_or_straddles"] = [0 if x < 0 else _int_or_raw(x, scale) for x in blinds]
+    data["antes"] = [_int_or_raw(x, scale) for x in arrays["antes"]]
+    for name, number in stakes.items():
+        data[name] = _int_or_raw(number, scale)
+    actions = data["actions"]
+    data["actions"] = [_rescaled(line, bets[i], scale) if i in bets else line
+                       for i, line in enumerate(actions)]
+    results = {name: _exact_results(data.pop(name), name) for name in _RESULTS if name in data}
+    for name, value in list(data.items()):
+        data[name] = _plain_floats(value)
+    record = HandRecord.from_mapping(data)
+    return ScaledHand(record, scale, dead, unknown, results.get("finishing_stacks"),
+                      results.get("winnings"), 1 if unit is None else int(unit * scale),
+                      source)
+
+
+def _play_amounts(data: Mapping[str, Any]) -> tuple[dict[str, list[Decimal]],
+                                                    dict[str, Decimal], dict[int, Decimal]]:
+    """The amounts of the play, exactly: the stacks and forced bets arrays, the stakes, and
+    the ``cbr`` amounts by line index."""
     arrays: dict[str, list[Decimal]] = {}
     for name in _PLAY_ARRAYS:
         value = data[name]
@@ -162,25 +221,23 @@ def scale_hand(table: Mapping[str, Any] | ParseError) -> ScaledHand:
     actions = data["actions"]
     if not isinstance(actions, list) or not all(isinstance(a, str) for a in actions):
         raise HistoryError("actions: expected an array of strings")
-    bets = _bets(actions)
-    numbers = [x for values in arrays.values() for x in values]
-    numbers += list(stakes.values()) + list(bets.values())
-    scale = 10 ** max((_places(x) for x in numbers), default=0)
-    unknown = _scale_stacks(data, arrays["starting_stacks"], numbers, scale)
-    blinds = arrays["blinds_or_straddles"]
-    dead = tuple(int(-x * scale) if x < 0 else 0 for x in blinds)
-    data["blinds_or_straddles"] = [0 if x < 0 else _int_or_raw(x, scale) for x in blinds]
-    data["antes"] = [_int_or_raw(x, scale) for x in arrays["antes"]]
-    for name, number in stakes.items():
-        data[name] = _int_or_raw(number, scale)
-    data["actions"] = [_rescaled(line, bets[i], scale) if i in bets else line
-                       for i, line in enumerate(actions)]
-    results = {name: _exact_results(data.pop(name), name) for name in _RESULTS if name in data}
-    for name, value in list(data.items()):
-        data[name] = _plain_floats(value)
-    record = HandRecord.from_mapping(data)
-    return ScaledHand(record, scale, dead, unknown, results.get("finishing_stacks"),
-                      results.get("winnings"))
+    return arrays, stakes, _bets(actions)
+
+
+def _chip_unit(data: Mapping[str, Any], given: Decimal | None) -> tuple[Decimal | None, str]:
+    """The smallest chip in the history's money and where it comes from (see
+    :func:`scale_hand`); ``None`` when only the amounts can say."""
+    if given is not None:
+        if not given.is_finite() or given <= 0:
+            raise HistoryError(f"the chip unit must be a positive amount, not {given}")
+        return given, "--chip-unit"
+    currency = data.get("currency")
+    if isinstance(currency, str) and currency.upper() in MINOR_UNITS:
+        return Decimal(1).scaleb(-MINOR_UNITS[currency.upper()]), f"currency {currency}"
+    symbol = data.get("currency_symbol")
+    if isinstance(symbol, str) and symbol in _SYMBOL_MINOR_UNITS:
+        return Decimal(1).scaleb(-_SYMBOL_MINOR_UNITS[symbol]), f"currency_symbol {symbol}"
+    return None, "amounts"
 
 
 def _check_required(data: Mapping[str, Any]) -> None:

@@ -9,9 +9,10 @@ builds the pots and pays them; nothing here second-guesses it.
 
 Reading is lenient, the replay is not: the first line the rules refuse stops the replay with a
 :class:`ReplayError` naming that line's index and the rule. Files written by engines that play
-other rules say so instead of being guessed at; the one known case is PokerKit's heads-up
-short big blind (``docs/history.md``), where the button's decision that RULES.md D10 requires is
-missing from the file.
+other rules say so instead of being guessed at (``docs/history.md``): a decision that RULES.md
+asks for and the file leaves out (D10: the others face a short big blind's full amount), or a
+line by a player whom RULES.md does not ask to act (B5: the only player left with chips, when
+nobody can bet against it).
 
 Heads-up the PHH blinds and antes arrays are applied reversed (the button, ``p2``, posts the
 small blind): ``blinds_or_straddles = [1, 2]`` becomes the engine's ``blinds = (2, 1)``.
@@ -22,7 +23,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from feltro.actions import CALL, CHECK, FOLD, Raise
+from feltro.actions import CALL, FOLD, Raise
 from feltro.config import HandConfig, Structure
 from feltro.errors import (
     CardError,
@@ -63,6 +64,8 @@ class ReplayError(HistoryError):
     rule  reason                 params: when
     ====  =====================  ==================================================================
     B5    ``round-not-over``     ``player``: a board deal or a show while ``player`` is to act
+    B5    ``nobody-asked``       ``player``: an action by ``player``, the only player left with
+                                 chips, whom nobody can bet against (so nobody is asked)
     D3    ``returning-post``     ``player``: a returning player's post, under the house rules
     D5    ``unknown-board``      none: a board deal with unknown cards (``??``)
     D6    ``button-big-blind``   none: heads-up the button posted the big blind (house rules)
@@ -242,16 +245,7 @@ def _apply(hand: Hand, action: PhhAction) -> None:
         return
     assert player is not None
     if hand.to_act is None and not hand.is_over:
-        if verb is Verb.CHECK_OR_CALL and _lone_bettor_checks(hand, player):
-            # Nobody can bet (P2), yet a writer that reads B5 literally asks the one player
-            # with chips to check on each street; such a check changes nothing.
-            return
-        if any(len(hand.hole(q)) < 2 for q in range(hand.players)):
-            raise _RefusedError("the hole cards are not all dealt yet",
-                                Refusal("D4", "hole-not-dealt", {}))
-        street = hand.street.value
-        raise _RefusedError(f"the {street} betting is over: nobody is to act until the next cards "
-                       f"are dealt or the hands are shown", Refusal("B5", "betting-over", {}))
+        raise _nobody_to_act(hand, player)
     if verb is Verb.FOLD:
         hand.apply(FOLD, player)
     elif verb is Verb.CHECK_OR_CALL:
@@ -272,10 +266,6 @@ def _deal_board_or_show(hand: Hand, action: PhhAction) -> None:
         # The others mucked (a show of one card is a muck, P8), so this hand won without
         # showing; its show, written after theirs, changes nothing.
         return
-    if hand.to_act is not None and _only_a_free_check_left(hand):
-        # B5 gives the big blind its option even when everyone else is all-in; writers such
-        # as PokerKit may leave that check out. It moves no chips, so replay it.
-        hand.apply(CHECK)
     if hand.to_act is not None:
         raise _still_to_act(hand, verb)
     if verb is Verb.DEAL_BOARD:
@@ -318,20 +308,27 @@ def _last_hand_shows(hand: Hand, action: PhhAction) -> bool:
     return True
 
 
-def _lone_bettor_checks(hand: Hand, player: int) -> bool:
-    """*player* is the only live player with chips, every other live player is all-in."""
+def _nobody_to_act(hand: Hand, player: int) -> _RefusedError:
+    """The refusal for a player's line while nobody is to act (D4, B5)."""
+    if any(len(hand.hole(q)) < 2 for q in range(hand.players)):
+        return _RefusedError("the hole cards are not all dealt yet",
+                             Refusal("D4", "hole-not-dealt", {}))
+    street = hand.street.value
+    if lone_with_chips(hand, player):
+        return _RefusedError(
+            f"p{player + 1} is the only player left with chips and nobody can bet against "
+            f"p{player + 1}, so nobody is asked to act: the remaining cards are dealt",
+            Refusal("B5", "nobody-asked", {"player": player + 1}))
+    return _RefusedError(f"the {street} betting is over: nobody is to act until the next cards "
+                         f"are dealt or the hands are shown", Refusal("B5", "betting-over", {}))
+
+
+def lone_with_chips(hand: Hand, player: int) -> bool:
+    """*player* is the only player left (not folded) with chips: every other is all-in."""
     folded, all_in = hand.folded, hand.all_in
     if folded[player] or all_in[player]:
         return False
     return all(folded[q] or all_in[q] for q in range(hand.players) if q != player)
-
-
-def _only_a_free_check_left(hand: Hand) -> bool:
-    """The player to act owes nothing and nobody else could answer a bet."""
-    p = hand.to_act
-    folded, all_in = hand.folded, hand.all_in
-    return hand.legal.call_amount == 0 and all(
-        folded[q] or all_in[q] for q in range(hand.players) if q != p)
 
 
 def _still_to_act(hand: Hand, verb: Verb) -> _RefusedError:

@@ -40,7 +40,6 @@ from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any, Literal
 
-from feltro.actions import CHECK
 from feltro.config import HandConfig
 from feltro.errors import CardError, IllegalActionError, ParseError, Refusal
 from feltro.evaluator import hand_strength
@@ -51,7 +50,6 @@ from feltro.history.phh import HandRecord, PhhAction, Verb, _parse_line
 from feltro.history.replay import (
     ReplayError,
     _apply,
-    _only_a_free_check_left,
     _RefusedError,
     _still_to_act,
     config_of,
@@ -159,6 +157,8 @@ class SiteOutcome:
         data: dict[str, Any] = {}
         if self.hand.scale != 1:
             data["scale"] = self.hand.scale
+        if self.hand.chip_unit != 1:
+            data["chip"] = exact_number(self.hand.chip_unit)
         data["finishing_stacks"] = [None if x is None else money(x) for x in self.stacks]
         data["pots"] = [
             {
@@ -196,6 +196,8 @@ def replay_site(scaled: ScaledHand, *, rules: Rules = "house") -> SiteOutcome:
     record = scaled.record
     n = record.player_count
     base = config_of(record)
+    if scaled.chip != 1:  # odd chips are the currency's smallest coin (P7)
+        base = base.replace(chip=scaled.chip)
     posts: tuple[int, ...] | None = None
     if any(scaled.returning_posts):
         if rules == "house":
@@ -281,18 +283,13 @@ def _with_posts(config: HandConfig, posts: tuple[int, ...]) -> HandConfig:
     live = tuple(big if post >= big else 0 for post in posts)
     dead = tuple(post - lv for post, lv in zip(posts, live, strict=True))
     antes = config.antes or (0,) * len(posts)
-    changed = config.replace(
+    # The engine takes the last largest blind for the big blind; a live post of the same
+    # size out of position must not move it (the player after the big blind acts first).
+    return config.replace(
         blinds=tuple(b + lv for b, lv in zip(config.blinds, live, strict=True)),
         antes=tuple(a + d for a, d in zip(antes, dead, strict=True)),
-        ante_trimming=config.ante_trimming and not any(dead))
-    if any(live):
-        # The engine takes the last largest blind for the big blind; a live post of the same
-        # size out of position must not move it (the player after the big blind acts first).
-        bb = config.big_blind_position
-        plan = dataclasses.replace(changed._plan, big_blind_position=bb,
-                                   first_preflop=(bb + 1) % len(posts))
-        object.__setattr__(changed, "_plan", plan)
-    return changed
+        ante_trimming=config.ante_trimming and not any(dead),
+        big_blind_at=config.big_blind_position if any(live) else config.big_blind_at)
 
 
 def _amounts(scaled: ScaledHand, blinds: tuple[int, ...]) -> list[str]:
@@ -303,10 +300,7 @@ def _amounts(scaled: ScaledHand, blinds: tuple[int, ...]) -> list[str]:
 def _button_big_blind(config: HandConfig) -> HandConfig:
     """Heads-up *config* whose button (position 1) posted the big blind, played as posted:
     position 0, after the big blind, acts first preflop (and, as always, after the flop)."""
-    plan = dataclasses.replace(config._plan, big_blind_position=1, first_preflop=0)
-    changed = config.replace()
-    object.__setattr__(changed, "_plan", plan)
-    return changed
+    return config.replace(big_blind_at=1)
 
 
 def _step(hand: Hand, action: PhhAction) -> None:
@@ -319,8 +313,6 @@ def _step(hand: Hand, action: PhhAction) -> None:
                                 Refusal("P2", "folded", {"position": p}))
         if hand.is_over:
             return  # a courtesy show of cards the history does not know: nothing changes
-        if hand.to_act is not None and _only_a_free_check_left(hand):
-            hand.apply(CHECK)
         if hand.to_act is not None:
             raise _still_to_act(hand, action.verb)
         if p in hand.mucked:
@@ -381,25 +373,9 @@ def _contenders(hand: Hand) -> list[int]:
 def _undetermined(hand: Hand, scaled: ScaledHand, rules: Rules, stacks: Any) -> SiteOutcome:
     """Pay the pots the known cards decide; the others are undetermined or, when consistent,
     settled from the history's ``winnings``."""
-    n = hand.players
-    board = list(hand.board)
-    strengths: list[int | None] = [None] * n
     contenders = set(_contenders(hand))
-    for p in contenders:
-        held = hand.hole(p)
-        if len(held) == 2 and None not in held:
-            strengths[p] = hand_strength([c for c in held if c is not None] + board)
-    mucked_flags = [p in set(hand.mucked) for p in range(n)]
-    pots: list[SitePot] = []
-    for pot in hand.pots():
-        live = [p for p in pot.eligible if p in contenders]
-        if len(live) > 1 and any(strengths[p] is None for p in live):
-            pots.append(SitePot(pot.amount, pot.eligible, None, None))
-            continue
-        winners = tuple(live) if len(live) == 1 else pot_winners(
-            pot, strengths, mucked_flags, hand.mucked)
-        pots.append(SitePot(pot.amount, pot.eligible, winners,
-                            split_pot(pot.amount, winners)))
+    strengths = _known_strengths(hand, contenders)
+    pots = _known_pots(hand, contenders, strengths, scaled.chip)
     returned = _returned(hand)
     settled = _settle_from_winnings(pots, strengths, contenders, scaled, returned)
     final = settled if settled is not None else pots
@@ -409,12 +385,40 @@ def _undetermined(hand: Hand, scaled: ScaledHand, rules: Rules, stacks: Any) -> 
         if paid.winners is None:
             open_seats.update(p for p in paid.eligible if p in contenders)
             continue
-        assert paid.shares is not None
-        for p, share in zip(paid.winners, paid.shares, strict=True):
+        for p, share in zip(paid.winners, paid.shares or (), strict=True):
             behind[p] += share
     return SiteOutcome(scaled, stacks(tuple(behind), open_seats), tuple(final), True,
                        settled_from_winnings=settled is not None, rules=rules,
                        returned=returned)
+
+
+def _known_strengths(hand: Hand, contenders: set[int]) -> list[int | None]:
+    """The strength of each contender's hand whose cards are known, else ``None``."""
+    board = list(hand.board)
+    strengths: list[int | None] = [None] * hand.players
+    for p in contenders:
+        held = hand.hole(p)
+        if len(held) == 2 and None not in held:
+            strengths[p] = hand_strength([c for c in held if c is not None] + board)
+    return strengths
+
+
+def _known_pots(hand: Hand, contenders: set[int], strengths: list[int | None],
+                chip: int) -> list[SitePot]:
+    """The pots, paid where every live contender's cards are known (P1, P7), else
+    undetermined."""
+    mucked_flags = [p in set(hand.mucked) for p in range(hand.players)]
+    pots: list[SitePot] = []
+    for pot in hand.pots():
+        live = [p for p in pot.eligible if p in contenders]
+        if len(live) > 1 and any(strengths[p] is None for p in live):
+            pots.append(SitePot(pot.amount, pot.eligible, None, None))
+            continue
+        winners = tuple(live) if len(live) == 1 else pot_winners(
+            pot, strengths, mucked_flags, hand.mucked)
+        pots.append(SitePot(pot.amount, pot.eligible, winners,
+                            split_pot(pot.amount, winners, chip=chip)))
+    return pots
 
 
 def _settle_from_winnings(pots: list[SitePot], strengths: list[int | None],
@@ -425,7 +429,7 @@ def _settle_from_winnings(pots: list[SitePot], strengths: list[int | None],
     winnings = scaled.winnings
     if winnings is None:
         return None
-    paid = {p: w * scaled.scale for p, w in enumerate(winnings) if w is not None and w > 0}
+    paid = {p for p, w in enumerate(winnings) if w is not None and w > 0}
     if not paid:
         return None
     out: list[SitePot] = []
@@ -433,19 +437,29 @@ def _settle_from_winnings(pots: list[SitePot], strengths: list[int | None],
         if pot.winners is not None:
             out.append(pot)
             continue
-        live = [p for p in pot.eligible if p in contenders]
-        best = max((s for p in live if (s := strengths[p]) is not None), default=-1)
-        winners = tuple(p for p in live if p in paid
-                        and (strengths[p] is None or (strengths[p] or 0) >= best))
+        winners = _paid_contenders(pot, strengths, contenders, paid)
         if not winners:
             return None
-        out.append(SitePot(pot.amount, pot.eligible, winners, split_pot(pot.amount, winners)))
-    got = [0] * len(strengths)
-    for pot in out:
-        assert pot.winners is not None
-        assert pot.shares is not None
-        for p, share in zip(pot.winners, pot.shares, strict=True):
-            got[p] += share
-    if not _winnings_fit(tuple(got), returned, winnings, scaled.scale):
+        out.append(SitePot(pot.amount, pot.eligible, winners,
+                           split_pot(pot.amount, winners, chip=scaled.chip)))
+    if not _winnings_fit(_collected(out, len(strengths)), returned, winnings, scaled.scale):
         return None
     return out
+
+
+def _paid_contenders(pot: SitePot, strengths: list[int | None], contenders: set[int],
+                     paid: set[int]) -> tuple[int, ...]:
+    """The contenders of an undetermined *pot* that the winnings pay and no known hand beats."""
+    live = [p for p in pot.eligible if p in contenders]
+    best = max((s for p in live if (s := strengths[p]) is not None), default=-1)
+    return tuple(p for p in live if p in paid
+                 and (strengths[p] is None or (strengths[p] or 0) >= best))
+
+
+def _collected(pots: list[SitePot], n: int) -> tuple[int, ...]:
+    """What each position collects from *pots* (all determined)."""
+    got = [0] * n
+    for pot in pots:
+        for p, share in zip(pot.winners or (), pot.shares or (), strict=True):
+            got[p] += share
+    return tuple(got)
