@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import random
-import time
 
 from feltro.actions import Raise
 from feltro.arena import MatchConfig, play_deals, summarise
@@ -11,6 +10,7 @@ from feltro.bots import Bot, make_bot
 from feltro.cards import Deck
 from feltro.hand import Hand, HandConfig
 from feltro.series import Series, SeriesConfig
+from playkit import play_bot_series
 
 
 def test_expert_is_always_legal_and_acts_within_200_ms() -> None:
@@ -23,22 +23,9 @@ def test_expert_is_always_legal_and_acts_within_200_ms() -> None:
         rng = random.Random(seed)
         bots: dict[int, Bot] = {seat: make_bot(kinds[i], rng)
                                 for i, seat in enumerate(series.config.players)}
-        while not series.is_over:
-            hand = series.hand
-            if hand is None or hand.is_over:
-                series.next_hand()
-                continue
-            seating = series.seating
-            assert seating is not None
-            assert hand.to_act is not None
-            bot = bots[seating.order[hand.to_act]]
-            began = time.thread_time()
-            answer = bot.act(hand.view(hand.to_act), hand.legal)
-            if bot.name == "expert":
-                slowest = max(slowest, time.thread_time() - began)
-                decisions += 1
-                assert answer in hand.legal, (answer, hand.legal)
-            series.act(answer)
+        checked, slowest_here = play_bot_series(series, bots, ["expert"])
+        decisions += checked
+        slowest = max(slowest, slowest_here)
     assert decisions >= 300
     assert slowest < 0.2, f"slowest decision {slowest * 1000:.0f} ms"
 

@@ -4,12 +4,11 @@ stronger level really is stronger than random."""
 from __future__ import annotations
 
 import random
-import time
 from collections import Counter
 
 import pytest
 
-from feltro.actions import Action, Raise
+from feltro.actions import Raise
 from feltro.bots import Bot
 from feltro.bots.levels import ALL_KINDS, DEFAULT_LEVEL, LEVELS, make_level
 from feltro.bots.montecarlo import MonteCarloBot, estimate_equity, opponent_range
@@ -17,6 +16,7 @@ from feltro.bots.reading import Made, chen_score, has_draw, made_hand, range_thr
 from feltro.cards import Deck, parse_cards
 from feltro.hand import Hand, HandConfig
 from feltro.series import Series, SeriesConfig
+from playkit import play_bot_series
 
 
 def _play(levels: list[str], seed: int, max_hands: int, check: list[str]) -> tuple[
@@ -27,26 +27,7 @@ def _play(levels: list[str], seed: int, max_hands: int, check: list[str]) -> tup
     rng = random.Random(seed)
     bots: dict[int, Bot] = {seat: make_level(levels[i], rng)
                             for i, seat in enumerate(series.config.players)}
-    decisions = 0
-    slowest = 0.0
-    while not series.is_over:
-        hand = series.hand
-        if hand is None or hand.is_over:
-            series.next_hand()
-            continue
-        seating = series.seating
-        assert seating is not None
-        assert hand.to_act is not None
-        seat = seating.order[hand.to_act]
-        bot = bots[seat]
-        start = time.thread_time()
-        answer = bot.act(hand.view(hand.to_act), hand.legal)
-        slowest = max(slowest, time.thread_time() - start) if bot.name in check else slowest
-        if bot.name in check:
-            decisions += 1
-            assert isinstance(answer, Action)
-            assert answer in hand.legal, (bot.name, answer, hand.legal)
-        series.act(answer)
+    decisions, slowest = play_bot_series(series, bots, check)
     return decisions, slowest, series
 
 

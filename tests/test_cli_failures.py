@@ -14,59 +14,28 @@ import ssl
 import threading
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
 
 import pytest
 
-from feltro.cli import app, main
-from feltro.session import Session
-from feltro.tui.app import PlayApp
+from feltro.cli import app
 from feltro.tui.datadir import list_series
+from playkit import english_data_folder, patch_full_screen, run_cli
 
 
 @pytest.fixture
 def data(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    folder = tmp_path / "data"
-    monkeypatch.setenv("FELTRO_DATA_DIR", str(folder))
-    monkeypatch.setenv("LANG", "en_US.UTF-8")
-    monkeypatch.delenv("LC_ALL", raising=False)
-    monkeypatch.delenv("LC_MESSAGES", raising=False)
-    return folder
+    return english_data_folder(tmp_path, monkeypatch)
 
 
 @pytest.fixture
 def played(monkeypatch: pytest.MonkeyPatch) -> None:
     """The full-screen game is replaced: each run plays two hands (the person checks or
-    calls, then leaves mid-way through a third), as a player quitting would."""
-
-    def run(self: PlayApp, *args: Any, **kwargs: Any) -> None:
-        session: Session = self.session
-        for _ in range(2):
-            if not session.in_hand and not session.next_hand():
-                return
-            while session.in_hand:
-                if session.bot_to_act:
-                    session.bot_act()
-                else:
-                    seat = session.human_to_act
-                    assert seat is not None
-                    session.act(seat, session.legal().passive)
-            self.hand_ended(session)
-        session.next_hand()
-
-    monkeypatch.setattr(PlayApp, "run", run)
-
-
-def _run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
-    with pytest.raises(SystemExit) as exit_:
-        main(list(args))
-    out, err = capsys.readouterr()
-    code = exit_.value.code
-    return (code if isinstance(code, int) else 1), out, err
+    calls), then leaves mid-way through a third, as a player quitting would."""
+    patch_full_screen(monkeypatch, start_another=True)
 
 
 def _series(data: Path, capsys: pytest.CaptureFixture[str]) -> str:
-    code, _out, err = _run(capsys, "play", "--seed", "3", "--players", "3", "--name", "Bruno")
+    code, _out, err = run_cli(capsys, "play", "--seed", "3", "--players", "3", "--name", "Bruno")
     assert code == 0, err
     return list_series(data)[0].folder.id
 
@@ -223,7 +192,7 @@ def test_bad_input_is_one_line_and_no_traceback(
     with _placeholders(args, tmp_path) as places:
         places["DAMAGED"] = str(damaged)
         args = tuple(places.get(a, a) for a in args)
-        code, out, err = _run(capsys, *args)
+        code, out, err = run_cli(capsys, *args)
     assert code != 0, (out, err)
     assert "Traceback" not in out + err
     # replay's contract: the error is its one JSON line on stdout (feltro replay --help)
@@ -235,7 +204,7 @@ def test_bad_input_is_one_line_and_no_traceback(
 @pytest.mark.parametrize("args", [(), ("bench",)], ids=repr)
 def test_no_command_shows_the_help(args: tuple[str, ...],
                                    capsys: pytest.CaptureFixture[str]) -> None:
-    code, out, err = _run(capsys, *args)
+    code, out, err = run_cli(capsys, *args)
     assert code == 2
     assert "Usage" in out + err
     assert "Traceback" not in out + err
@@ -245,7 +214,7 @@ def test_a_damaged_hand_is_listed_not_fatal(data: Path, played: None,
                                             capsys: pytest.CaptureFixture[str]) -> None:
     series = _series(data, capsys)
     _damage(data, series)
-    code, out, err = _run(capsys, "history", series)
+    code, out, err = run_cli(capsys, "history", series)
     assert code == 0, err
     assert "damaged" in out
     assert "Traceback" not in out + err
@@ -253,15 +222,15 @@ def test_a_damaged_hand_is_listed_not_fatal(data: Path, played: None,
 
 def test_errors_speak_the_chosen_language(data: Path, capsys: pytest.CaptureFixture[str],
                                           monkeypatch: pytest.MonkeyPatch) -> None:
-    code, _out, err = _run(capsys, "play", "--stack", "-5", "--lang", "pt-PT")
+    code, _out, err = run_cli(capsys, "play", "--stack", "-5", "--lang", "pt-PT")
     assert code == 2
     assert "tem de ser pelo menos 1" in err
     assert "--stack" in err
     monkeypatch.setenv("LANG", "pt_BR.UTF-8")
-    code, _out, err = _run(capsys, "simulate", "--players", "x")
+    code, _out, err = run_cli(capsys, "simulate", "--players", "x")
     assert code == 2
     assert "não é um número inteiro" in err
-    code, _out, err = _run(capsys, "history", "--lang", "xx")
+    code, _out, err = run_cli(capsys, "history", "--lang", "xx")
     assert code == 2
     assert "idioma desconhecido" in err
 
@@ -269,7 +238,7 @@ def test_errors_speak_the_chosen_language(data: Path, capsys: pytest.CaptureFixt
 def test_resume_of_an_unknown_series_lists_the_resumable(
         data: Path, played: None, capsys: pytest.CaptureFixture[str]) -> None:
     series = _series(data, capsys)
-    code, _out, err = _run(capsys, "play", "--resume", "--series", "BADID")
+    code, _out, err = run_cli(capsys, "play", "--resume", "--series", "BADID")
     assert code == 1
     assert "BADID" in err
     assert series in err
@@ -283,17 +252,17 @@ def test_play_offers_the_unfinished_series(data: Path, played: None,
     series = _series(data, capsys)
     monkeypatch.setattr(play, "_can_ask", lambda: True)
     monkeypatch.setattr("builtins.input", lambda prompt="": "c")
-    code, out, err = _run(capsys, "play")
+    code, out, err = run_cli(capsys, "play")
     assert code == 0, err
     assert series in out
     assert len(list_series(data)) == 1  # continued, no new series
     assert list_series(data)[0].hands > 3
     monkeypatch.setattr("builtins.input", lambda prompt="": "n")
-    code, out, err = _run(capsys, "play", "--seed", "4", "--players", "3")
+    code, out, err = run_cli(capsys, "play", "--seed", "4", "--players", "3")
     assert code == 0
     assert len(list_series(data)) == 2
     monkeypatch.setattr(play, "_can_ask", lambda: False)
-    code, out, err = _run(capsys, "play", "--seed", "5", "--players", "3")
+    code, out, err = run_cli(capsys, "play", "--seed", "5", "--players", "3")
     assert code == 0
     assert "1 more unfinished series" in out
 
@@ -302,13 +271,13 @@ def test_history_finishes_and_deletes_a_series(data: Path, played: None,
                                                capsys: pytest.CaptureFixture[str]) -> None:
     series = _series(data, capsys)
     assert not list_series(data)[0].over
-    code, out, err = _run(capsys, "history", series, "--finish")
+    code, out, err = run_cli(capsys, "history", series, "--finish")
     assert code == 0, err
     info = list_series(data)[0]
     assert info.over
     assert info.end == "stopped"
     assert "is over" in out
-    code, out, err = _run(capsys, "history", series, "--delete", "--lang", "pt-PT")
+    code, out, err = run_cli(capsys, "history", series, "--delete", "--lang", "pt-PT")
     assert code == 0, err
     assert "apagada" in out
     assert list_series(data) == []
@@ -322,7 +291,7 @@ def test_history_does_not_delete_a_series_being_played(
     series = _series(data, capsys)
     log = list_series(data)[0].folder.log
     with SeriesStore.open(log):  # a game has it open
-        code, _out, err = _run(capsys, "history", series, "--delete")
+        code, _out, err = run_cli(capsys, "history", series, "--delete")
     assert code == 1
     assert "being played" in err
     assert log.exists()
@@ -335,7 +304,7 @@ def test_history_does_not_delete_a_series_being_played(
     (("equity",), "HANDS"), (("verify", "--lang", "pt-BR"), "FILE")])
 def test_a_missing_argument_is_named(args: tuple[str, ...], argument: str, data: Path,
                                      capsys: pytest.CaptureFixture[str]) -> None:
-    code, _out, err = _run(capsys, *args)
+    code, _out, err = run_cli(capsys, *args)
     assert code == 2
     assert argument in err, err
     assert ": (" not in err  # no empty message before the help hint
@@ -347,7 +316,7 @@ def test_replay_summary_of_a_missing_folder_says_it_cannot_read_it(
         lang: str, data: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str],
         monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.chdir(tmp_path)
-    code, out, err = _run(capsys, "replay", "--summary", "nodir/", "--lang", lang)
+    code, out, err = run_cli(capsys, "replay", "--summary", "nodir/", "--lang", lang)
     assert code == 2
     assert out == ""  # no summary of a corpus that is not there
     assert err.startswith("feltro replay: ")
@@ -370,7 +339,7 @@ def test_verify_words_a_tampered_card_in_the_chosen_language(
     dealt["card"] = "2c" if dealt["card"] != "2c" else "3c"
     tampered = tmp_path / "tampered.json"
     tampered.write_text(json.dumps(export))
-    code, _out, err = _run(capsys, "verify", str(tampered), "--lang", lang)
+    code, _out, err = run_cli(capsys, "verify", str(tampered), "--lang", lang)
     assert code == 1
     detail = err.splitlines()[1]
     assert words in detail, err
@@ -384,7 +353,7 @@ def test_play_refuses_bad_options_before_offering_the_unfinished_series(
         args: tuple[str, ...], data: Path, played: None,
         capsys: pytest.CaptureFixture[str]) -> None:
     _series(data, capsys)  # an unfinished series, which play would offer
-    code, out, err = _run(capsys, "play", *args)
+    code, out, err = run_cli(capsys, "play", *args)
     assert code == 2
     assert out == "", out  # the refusal comes first, alone
     assert len(err.strip().splitlines()) == 1
@@ -406,7 +375,7 @@ def test_the_resume_prompt_quits_with_q_as_the_game_does(
         return next(answers)
 
     monkeypatch.setattr("builtins.input", answer)
-    code, _out, err = _run(capsys, "play", "--lang", lang)
+    code, _out, err = run_cli(capsys, "play", "--lang", lang)
     assert code == 0, err
     assert len(prompts) == 2  # S is not an answer; Q quits
     assert "Q:" in prompts[0]
@@ -421,23 +390,23 @@ def test_history_numbers_never_change_meaning(data: Path, played: None,
     from feltro.tui.datadir import find_series
 
     first = _series(data, capsys)
-    code, out, _err = _run(capsys, "history")
+    code, out, _err = run_cli(capsys, "history")
     assert code == 0
     row = next(line for line in out.splitlines() if first in line)
     number = row.split()[1] if row.split()[0] in "│┃|" else row.split()[0]
     for seed in ("4", "5"):  # two more series start, newer than the first
-        assert _run(capsys, "play", "--seed", seed, "--players", "3")[0] == 0
+        assert run_cli(capsys, "play", "--seed", seed, "--players", "3")[0] == 0
     folder = find_series(data, number)
     assert folder is not None
     assert folder.id == first
     newest = list_series(data)[0].folder.id
-    assert _run(capsys, "history", newest, "--delete")[0] == 0
-    assert _run(capsys, "play", "--seed", "6", "--players", "3")[0] == 0
+    assert run_cli(capsys, "history", newest, "--delete")[0] == 0
+    assert run_cli(capsys, "play", "--seed", "6", "--players", "3")[0] == 0
     numbers = {info.folder.id: info.folder.number for info in list_series(data)}
     assert numbers[first] == int(number)
     assert len(set(numbers.values())) == len(numbers)  # the deleted one's is not reused
     assert max(numbers.values()) == 4
-    code, out, err = _run(capsys, "history", number, "--finish")
+    code, out, err = run_cli(capsys, "history", number, "--finish")
     assert code == 0, err
     assert first in out
 
@@ -445,7 +414,7 @@ def test_history_numbers_never_change_meaning(data: Path, played: None,
 def test_series_from_before_numbers_are_numbered_oldest_first(
         data: Path, played: None, capsys: pytest.CaptureFixture[str]) -> None:
     for seed in ("3", "4"):
-        assert _run(capsys, "play", "--seed", seed, "--players", "3")[0] == 0
+        assert run_cli(capsys, "play", "--seed", seed, "--players", "3")[0] == 0
     for number in data.glob("series/*/number"):  # as an older feltro left them
         number.unlink()
     (data / "series.last-number").unlink()

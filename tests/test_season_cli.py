@@ -14,7 +14,6 @@ from pathlib import Path
 
 import pytest
 
-from feltro.cli import main
 from feltro.cli.simulate import play_bots
 from feltro.filelock import FileLock
 from feltro.history import replay
@@ -23,6 +22,7 @@ from feltro.series import SeriesConfig
 from feltro.session import Player
 from feltro.store import SeriesStore, series_hand_record
 from feltro.tui.datadir import SeriesFolder, new_series_folder
+from playkit import english_data_folder, run_cli
 
 GROUP = ("Ana", "Rui", "Eva", "Zé", "Tó")
 PEOPLE = ("Ana", "Rui", "Eva", "Zé")
@@ -31,20 +31,7 @@ POINTS = (10, 7, 5, 3, 2, 1)
 
 @pytest.fixture
 def data(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    folder = tmp_path / "data"
-    monkeypatch.setenv("FELTRO_DATA_DIR", str(folder))
-    monkeypatch.setenv("LANG", "en_US.UTF-8")
-    monkeypatch.delenv("LC_ALL", raising=False)
-    monkeypatch.delenv("LC_MESSAGES", raising=False)
-    return folder
-
-
-def _run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
-    with pytest.raises(SystemExit) as exit_:
-        main(list(args))
-    out, err = capsys.readouterr()
-    code = exit_.value.code
-    return (code if isinstance(code, int) else 1), out, err
+    return english_data_folder(tmp_path, monkeypatch)
 
 
 def play_series(root: Path, day: int, seed: int, *, finish: bool = True) -> SeriesFolder:
@@ -124,14 +111,14 @@ def mismatches(header: list[str], lines: dict[str, dict[str, str]],
 def test_a_season_of_five_series_matches_their_hand_histories(
         data: Path, capsys: pytest.CaptureFixture[str]) -> None:
     folders = [play_series(data, 7 * n, 100 + n) for n in range(5)]
-    code, out, err = _run(capsys, "season", "new", "Sextas à noite", "--players",
+    code, out, err = run_cli(capsys, "season", "new", "Sextas à noite", "--players",
                           ",".join(GROUP))
     assert code == 0, err
     assert "Sextas à noite" in out
-    code, out, err = _run(capsys, "season", "add", "sextas à noite",
+    code, out, err = run_cli(capsys, "season", "add", "sextas à noite",
                           *(f.id for f in reversed(folders)))
     assert code == 0, err
-    code, out, err = _run(capsys, "season", "show", "sextas-a-noite", "--csv", "-")
+    code, out, err = run_cli(capsys, "season", "show", "sextas-a-noite", "--csv", "-")
     assert code == 0, err
     rows = list(csv.reader(io.StringIO(out)))
     header, lines = rows[0], {row[1]: dict(zip(rows[0], row, strict=True)) for row in rows[1:]}
@@ -151,14 +138,14 @@ def test_a_season_of_five_series_matches_their_hand_histories(
     ranked = [(int(lines[n]["Points"]), int(lines[n]["Wins"])) for n in lines]
     assert ranked == sorted(ranked, reverse=True)
     # On screen: the standings, the chart (one block per series) and the series.
-    code, out, err = _run(capsys, "season", "show", "Sextas à noite", "--lang", "pt-PT")
+    code, out, err = run_cli(capsys, "season", "show", "Sextas à noite", "--lang", "pt-PT")
     assert code == 0, err
     assert "Época Sextas à noite" in out
     leader = max(PEOPLE, key=lambda n: (int(lines[n]["Points"]), int(lines[n]["Wins"])))
     bar = next(line for line in out.splitlines() if line.startswith(leader) and "█" in line)
     assert bar.rstrip().endswith(lines[leader]["Points"])
     assert all(f.id in out for f in folders)
-    code, out, _err = _run(capsys, "season")
+    code, out, _err = run_cli(capsys, "season")
     assert "Sextas à noite" in out
     assert leader in out
 
@@ -166,22 +153,22 @@ def test_a_season_of_five_series_matches_their_hand_histories(
 def test_changes_from_the_terminal(data: Path, capsys: pytest.CaptureFixture[str],
                                    tmp_path: Path) -> None:
     first = play_series(data, 0, 7)
-    assert _run(capsys, "season", "new", "Fridays", "--players", "Ana,Rui",
+    assert run_cli(capsys, "season", "new", "Fridays", "--players", "Ana,Rui",
                 "--points", "3,2,1")[0] == 0
-    assert _run(capsys, "season", "add", "Fridays", "1")[0] == 0
-    code, out, _err = _run(capsys, "season", "player", "Fridays", "Eva")
+    assert run_cli(capsys, "season", "add", "Fridays", "1")[0] == 0
+    code, out, _err = run_cli(capsys, "season", "player", "Fridays", "Eva")
     assert code == 0
     assert "Eva" in out
-    code, out, _err = _run(capsys, "season", "points", "Fridays", "10,5")
+    code, out, _err = run_cli(capsys, "season", "points", "Fridays", "10,5")
     assert code == 0
     assert "10, 5" in out
     target = tmp_path / "fridays.csv"
-    assert _run(capsys, "season", "show", "Fridays", "--csv", str(target))[0] == 0
+    assert run_cli(capsys, "season", "show", "Fridays", "--csv", str(target))[0] == 0
     assert target.read_text(encoding="utf-8").startswith("Place,Player,Points")
-    code, out, _err = _run(capsys, "season", "remove", "Fridays", first.id)
+    code, out, _err = run_cli(capsys, "season", "remove", "Fridays", first.id)
     assert code == 0
     assert first.id in out
-    code, out, _err = _run(capsys, "season", "show", "Fridays")
+    code, out, _err = run_cli(capsys, "season", "show", "Fridays")
     assert "No series in Fridays yet" in out
 
 
@@ -223,9 +210,9 @@ def prepared(data: Path, series_made: tuple[Path, dict[str, str]],
     """A season ``Fridays`` holding a finished series, and a damaged season ``Damaged``."""
     root, names = series_made
     shutil.copytree(root, data)
-    assert _run(capsys, "season", "new", "Fridays", "--players", "Ana,Rui")[0] == 0
-    assert _run(capsys, "season", "add", "Fridays", names["FINISHED"])[0] == 0
-    assert _run(capsys, "season", "new", "Damaged", "--players", "Ana,Rui")[0] == 0
+    assert run_cli(capsys, "season", "new", "Fridays", "--players", "Ana,Rui")[0] == 0
+    assert run_cli(capsys, "season", "add", "Fridays", names["FINISHED"])[0] == 0
+    assert run_cli(capsys, "season", "new", "Damaged", "--players", "Ana,Rui")[0] == 0
     damaged = data / "seasons" / "damaged.season.sqlite"
     damaged.write_bytes(damaged.read_bytes().replace(b"Rui", b"Ruy"))
     return names
@@ -247,7 +234,7 @@ def test_bad_input_is_one_line_in_the_chosen_language(
         log = data / "series" / prepared["INPLAY"] / "series.sqlite"
         held = FileLock(log.with_name(log.name + ".lock"), str)
     try:
-        code, out, err = _run(capsys, *(prepared.get(a, a) for a in args), "--lang", lang)
+        code, out, err = run_cli(capsys, *(prepared.get(a, a) for a in args), "--lang", lang)
     finally:
         if held is not None:
             held.release()

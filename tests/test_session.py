@@ -14,6 +14,7 @@ from feltro.history import dumps, loads, replay
 from feltro.series import Series, SeriesConfig
 from feltro.session import MemoryDriver, Player, Session
 from feltro.store import SeriesStore
+from playkit import finish_hand
 
 
 def _players(n: int, humans: int = 1, level: str = "rules") -> list[Player]:
@@ -26,17 +27,6 @@ def _config(n: int, **options: object) -> SeriesConfig:
 
 def _session(n: int = 4, seed: int = 7, humans: int = 1, **options: object) -> Session:
     return Session(MemoryDriver(Series(_config(n, **options), seed)), _players(n, humans))
-
-
-def _finish_hand(session: Session) -> None:
-    """Bots play; people check or call."""
-    while session.in_hand:
-        if session.bot_to_act:
-            session.bot_act()
-        else:
-            seat = session.human_to_act
-            assert seat is not None
-            session.act(seat, session.legal().passive)
 
 
 def test_players_must_match_the_series() -> None:
@@ -101,7 +91,7 @@ def test_an_illegal_bot_answer_becomes_check_else_fold(bot: object) -> None:
     for _ in range(5):
         if not session.next_hand():
             break
-        _finish_hand(session)
+        finish_hand(session)
     assert session.notes, "the replaced answers are noted for the log"
     for note in session.notes:
         assert note.seat == 2
@@ -114,7 +104,7 @@ def test_same_seed_same_deals_and_same_bot_decisions() -> None:
         session = Session(MemoryDriver(Series(_config(4, max_hands=6), seed)),
                           _players(4, humans=0, level="montecarlo"))
         while session.next_hand():
-            _finish_hand(session)
+            finish_hand(session)
         return [dumps(session.hand_record())]
 
     assert play(11) == play(11)
@@ -126,7 +116,7 @@ def test_hand_record_replays_to_the_same_result() -> None:
     for _ in range(8):
         if not session.next_hand():
             break
-        _finish_hand(session)
+        finish_hand(session)
         record = loads(dumps(session.hand_record(event="test")))
         summary = session.last_summary
         assert summary is not None
@@ -151,7 +141,7 @@ def test_pots_name_seats_and_standings_follow_the_series() -> None:
     collected = sum(c - b for c, b in zip(view.committed, view.bets, strict=True))
     assert sum(p.amount for p in pots) == collected
     assert all(set(p.seats) <= {1, 2, 3} for p in pots)
-    _finish_hand(session)
+    finish_hand(session)
     assert session.pots()  # the pots as paid
     assert [s.seat for s in session.standings()] != []
     with pytest.raises(SeriesError):
@@ -166,7 +156,7 @@ def test_resume_from_the_log_continues_the_same_hand(tmp_path: Path) -> None:
 
     straight = Session(MemoryDriver(Series(config, 21)), players)
     while straight.next_hand():
-        _finish_hand(straight)
+        finish_hand(straight)
 
     path = tmp_path / "series.sqlite"
     store = SeriesStore.create(path, config, series_seed=21)
@@ -180,9 +170,9 @@ def test_resume_from_the_log_continues_the_same_hand(tmp_path: Path) -> None:
     resumed = Session(store, players)
     assert resumed.in_hand
     assert resumed.hand_number == 1
-    _finish_hand(resumed)
+    finish_hand(resumed)
     while resumed.next_hand():
-        _finish_hand(resumed)
+        finish_hand(resumed)
     store.close()
     assert dict(resumed.series.stacks) == dict(straight.series.stacks)
     assert resumed.outcome == straight.outcome
@@ -194,7 +184,7 @@ def test_stop_time_ends_before_the_next_hand__G6() -> None:
     stop = datetime(2030, 1, 1, 23, 30)
     session = _session(n=3, humans=0, stop_at=stop)
     assert session.next_hand(datetime(2030, 1, 1, 23, 0))
-    _finish_hand(session)
+    finish_hand(session)
     assert not session.next_hand(datetime(2030, 1, 1, 23, 30))
     assert session.outcome is not None
     assert session.outcome.end.value == "stopped"

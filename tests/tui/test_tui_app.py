@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 from textual.pilot import Pilot
-from tuikit import NOW, make_app, make_session, screen_text, settle
+from tuikit import NOW, make_app, make_session, play_to_the_end, screen_text, settle
 
 from feltro.actions import Action, Raise
 from feltro.events import ActionTaken
@@ -210,14 +210,7 @@ async def test_a_whole_series_to_the_end() -> None:
     session = make_session(bots=("montecarlo",), seed=6, starting_stack=20)
     app = make_app(session, on_hand_end=lambda s: ended.append(s.hand_number))
     async with app.run_test() as pilot:
-        for _ in range(300):
-            mode = await settle(pilot, app)
-            if mode == "series_over":
-                break
-            if mode == "act":
-                await pilot.press("4" if session.legal().can_raise else "c")
-            else:
-                await pilot.press("enter")
+        await play_to_the_end(pilot, app, 300)
         assert session.is_over
         assert isinstance(app.screen, SeriesOverScreen)
         text = screen_text(app)

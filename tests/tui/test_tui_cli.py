@@ -14,44 +14,23 @@ from typer.testing import CliRunner
 from feltro.cli import app as cli
 from feltro.cli.play import choose_players, parse_stop_at
 from feltro.history import replay
-from feltro.session import Session
 from feltro.tui.app import PlayApp
 from feltro.tui.datadir import SeriesFolder, data_dir, find_series, list_series
+from playkit import english_data_folder, patch_full_screen
 
 runner = CliRunner()
 
 
 @pytest.fixture
 def data(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    folder = tmp_path / "data"
-    monkeypatch.setenv("FELTRO_DATA_DIR", str(folder))
-    monkeypatch.setenv("LANG", "en_US.UTF-8")
-    return folder
+    return english_data_folder(tmp_path, monkeypatch)
 
 
 @pytest.fixture
 def played(monkeypatch: pytest.MonkeyPatch) -> list[PlayApp]:
     """Replace the full-screen game: each run plays two hands (the person checks or calls)
     and leaves, as a player quitting would."""
-    apps: list[PlayApp] = []
-
-    def run(self: PlayApp, *args: Any, **kwargs: Any) -> None:
-        apps.append(self)
-        session: Session = self.session
-        for _ in range(2):
-            if not session.in_hand and not session.next_hand():
-                return
-            while session.in_hand:
-                if session.bot_to_act:
-                    session.bot_act()
-                else:
-                    seat = session.human_to_act
-                    assert seat is not None
-                    session.act(seat, session.legal().passive)
-            self.hand_ended(session)
-
-    monkeypatch.setattr(PlayApp, "run", run)
-    return apps
+    return patch_full_screen(monkeypatch, start_another=False)
 
 
 def test_data_folder_follows_the_platform() -> None:

@@ -20,19 +20,7 @@ from feltro.session import Session
 from feltro.tui import render
 from feltro.tui.app import PlayApp
 from feltro.tui.screens import LogScreen, PrivacyScreen, ShowdownScreen
-
-
-def _play_to(session: Session, number: int) -> None:
-    """Play the session to the end of hand *number*, the person checking or calling."""
-    while session.hand_number < number or session.in_hand:
-        if not session.in_hand:
-            assert session.next_hand()
-        elif session.bot_to_act:
-            session.bot_act()
-        else:
-            seat = session.human_to_act
-            assert seat is not None
-            session.act(seat, session.legal().passive)
+from playkit import play_to
 
 
 @pytest.mark.asyncio
@@ -63,7 +51,7 @@ async def test_the_log_panel_scrolls_at_80x24() -> None:
 @pytest.mark.asyncio
 async def test_l_opens_the_whole_log_with_its_last_line_in_view() -> None:
     session = make_session(seed=3)
-    _play_to(session, 22)  # a hand to the river with a showdown
+    play_to(session, 22)  # a hand to the river with a showdown
     app = make_app(session)
     async with app.run_test(size=(80, 24)) as pilot:
         await settle(pilot, app)
@@ -79,7 +67,7 @@ async def test_l_opens_the_whole_log_with_its_last_line_in_view() -> None:
 
 def test_the_showdown_says_when_a_kicker_decides__P3() -> None:
     session = make_session(seed=3)
-    _play_to(session, 22)
+    play_to(session, 22)
     text = plain(render.showdown(session, "en"))
     assert "High card, ace" in text
     assert "Rui (bot) wins with J kicker" in text

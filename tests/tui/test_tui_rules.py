@@ -10,7 +10,7 @@ import pytest
 from textual.containers import VerticalScroll
 from textual.pilot import Pilot
 from textual.widgets import Static
-from tuikit import make_app, make_session, screen_text, settle
+from tuikit import make_app, make_session, play_to_the_end, screen_text, settle
 
 from feltro.tui.app import PlayApp
 from feltro.tui.screens import RulesScreen, SeriesOverScreen
@@ -116,14 +116,7 @@ async def test_the_end_of_a_series_opens_the_rule_that_ended_it__G4() -> None:
     session = make_session(bots=("montecarlo",), seed=5, starting_stack=20)
     app = make_app(session)
     async with app.run_test(size=(80, 24)) as pilot:
-        for _ in range(400):
-            mode = await settle(pilot, app)
-            if mode == "series_over":
-                break
-            if mode == "act":
-                await pilot.press("4" if session.legal().can_raise else "c")
-            else:
-                await pilot.press("enter")
+        await play_to_the_end(pilot, app, 400)
         assert isinstance(app.screen, SeriesOverScreen)
         assert "? reads rule G4" in screen_text(app)
         await pilot.press("question_mark")

@@ -66,3 +66,16 @@ async def settle(pilot: Pilot[Any], app: PlayApp) -> str:
         if app.table.mode in STABLE and not app.table._bot_timer_pending:
             break
     return app.table.mode
+
+
+async def play_to_the_end(pilot: Pilot[Any], app: PlayApp, presses: int) -> None:
+    """Play the series out through the keyboard: raise the pot (key 4) when raising is open,
+    else call; Enter past every pause. At most *presses* keys."""
+    for _ in range(presses):
+        mode = await settle(pilot, app)
+        if mode == "series_over":
+            return
+        if mode == "act":
+            await pilot.press("4" if app.session.legal().can_raise else "c")
+        else:
+            await pilot.press("enter")

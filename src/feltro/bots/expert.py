@@ -31,7 +31,6 @@ becomes an action:
 
 from __future__ import annotations
 
-import random
 from typing import Final
 
 from feltro.actions import CHECK, FOLD, Action, Raise
@@ -74,14 +73,8 @@ class ExpertBot(MonteCarloBot):
 
     name = "expert"
 
-    def __init__(self, rng: random.Random) -> None:
-        super().__init__(rng)
-
-    def act(self, view: SeatView, legal: LegalActions) -> Action:
+    def play(self, hole: tuple[int, int], view: SeatView, legal: LegalActions) -> Action:
         """A decision; always one of *legal*."""
-        hole = own_hole(view)
-        if hole is None or view.position is None:
-            return CHECK if legal.can_check else FOLD
         if view.street is Street.PREFLOP:
             decided = self._preflop(view, legal, _SCORES[hole[0]][hole[1]])
             if decided is not None:

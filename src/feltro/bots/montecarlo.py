@@ -31,10 +31,10 @@ from functools import cache
 from typing import Final
 
 from feltro.actions import CHECK, FOLD, Action, Raise
+from feltro.bots.base import HoleCardBot
 from feltro.bots.reading import (
     acted,
     big_blind,
-    own_hole,
     raise_to,
     raises_by,
     range_threshold,
@@ -223,21 +223,15 @@ def equity(
     return fast(hole, board, ranges, trials, rng)
 
 
-class MonteCarloBot:
+class MonteCarloBot(HoleCardBot):
     """The Monte Carlo equity bot (see the module docstring)."""
 
     name = "montecarlo"
 
     bluff_rate: float = 0.05
 
-    def __init__(self, rng: random.Random) -> None:
-        self.rng = rng
-
-    def act(self, view: SeatView, legal: LegalActions) -> Action:
+    def play(self, hole: tuple[int, int], view: SeatView, legal: LegalActions) -> Action:
         """A decision from equity against ranges and pot odds; always one of *legal*."""
-        hole = own_hole(view)
-        if hole is None or view.position is None:
-            return CHECK if legal.can_check else FOLD
         ranges = self._ranges(view)
         trials = max(_MIN_TRIALS, min(_MAX_TRIALS, _EVALUATIONS // (len(ranges) + 1)))
         return self.decide(view, legal, equity(hole, view.board, ranges, trials, self.rng))

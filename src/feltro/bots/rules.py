@@ -18,17 +18,16 @@ is given.
 
 from __future__ import annotations
 
-import random
 from typing import Final
 
 from feltro.actions import CHECK, FOLD, Action
+from feltro.bots.base import HoleCardBot
 from feltro.bots.reading import (
     Made,
     big_blind,
     chen_score,
     has_draw,
     made_hand,
-    own_hole,
     raise_to,
 )
 from feltro.hand import LegalActions, SeatView
@@ -45,7 +44,7 @@ _PLAY: Final = 6
 _DRAW_ODDS: Final = {3: 0.33, 4: 0.19}
 
 
-class RulesBot:
+class RulesBot(HoleCardBot):
     """The rule-based bot (see the module docstring)."""
 
     name = "rules"
@@ -53,14 +52,8 @@ class RulesBot:
     bluff_rate: float = 0.08
     """How often it bets with nothing when checked to."""
 
-    def __init__(self, rng: random.Random) -> None:
-        self.rng = rng
-
-    def act(self, view: SeatView, legal: LegalActions) -> Action:
+    def play(self, hole: tuple[int, int], view: SeatView, legal: LegalActions) -> Action:
         """A decision by the rules above; always one of *legal*."""
-        hole = own_hole(view)
-        if hole is None or view.position is None:
-            return legal.passive if legal.can_check else FOLD
         if not view.board:
             return self._preflop(hole, view, legal)
         return self._postflop(hole, view, legal)

@@ -22,17 +22,16 @@ given.
 
 from __future__ import annotations
 
-import random
 from typing import Final
 
 from feltro.actions import CHECK, FOLD, Action, Raise
+from feltro.bots.base import HoleCardBot
 from feltro.bots.reading import (
     Made,
     big_blind,
     chen_score,
     has_draw,
     made_hand,
-    own_hole,
     raise_to,
 )
 from feltro.events import ActionTaken, Street
@@ -54,19 +53,13 @@ _CONTINUATION: Final = 0.6
 """How often the preflop raiser bets a flop it missed."""
 
 
-class TagBot:
+class TagBot(HoleCardBot):
     """The tight-aggressive rule bot (see the module docstring)."""
 
     name = "tag"
 
-    def __init__(self, rng: random.Random) -> None:
-        self.rng = rng
-
-    def act(self, view: SeatView, legal: LegalActions) -> Action:
+    def play(self, hole: tuple[int, int], view: SeatView, legal: LegalActions) -> Action:
         """A decision by the rules above; always one of *legal*."""
-        hole = own_hole(view)
-        if hole is None or view.position is None:
-            return CHECK if legal.can_check else FOLD
         if view.street is Street.PREFLOP:
             return self._preflop(chen_score(*hole), view, legal)
         return self._postflop(hole, view, legal)

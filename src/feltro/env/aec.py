@@ -206,11 +206,7 @@ class PokerAEC(AECEnv[str, dict[str, Any], int]):  # type: ignore[misc]
             self._skip_agent_selection = None
 
     def render(self) -> str | None:
-        text = self.game.render_text()
-        if self.render_mode == "ansi":
-            return text
-        print(text)
-        return None
+        return self.game.render(self.render_mode)
 
     def close(self) -> None:
         pass

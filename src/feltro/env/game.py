@@ -413,6 +413,14 @@ class PokerGame:
             "phh": phh,
         }
 
+    def render(self, mode: str | None) -> str | None:
+        """Every env's ``render()``: the text for ``"ansi"``, printed for ``"human"``."""
+        text = self.render_text()
+        if mode == "ansi":
+            return text
+        print(text)
+        return None
+
     def render_text(self) -> str:
         """The table as a few lines of text (what ``render()`` prints)."""
         hand = self.hand

@@ -103,11 +103,7 @@ class PokerParallel(ParallelEnv[str, Obs, int]):  # type: ignore[misc]
         return observations, rewards, terminations, truncations, infos
 
     def render(self) -> str | None:
-        text = self.game.render_text()
-        if self.render_mode == "ansi":
-            return text
-        print(text)
-        return None
+        return self.game.render(self.render_mode)
 
     def close(self) -> None:
         pass

@@ -131,8 +131,4 @@ class SingleAgentEnv(gymnasium.Env[Obs, int]):
         return self._observe(), reward, self.game.over, False, info
 
     def render(self) -> str | None:
-        text = self.game.render_text()
-        if self.render_mode == "ansi":
-            return text
-        print(text)
-        return None
+        return self.game.render(self.render_mode)

@@ -1,0 +1,108 @@
+"""Shared by the tests that play the terminal game or run the ``feltro`` command: playing a
+session's hands as a patient person would, running the CLI as the console script does, and
+patching the full-screen game out."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Collection, Mapping
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from feltro.actions import Action
+from feltro.bots import Bot
+from feltro.cli import main
+from feltro.series import Series
+from feltro.session import Session
+
+
+def finish_hand(session: Session) -> None:
+    """Play the current hand out: bots decide, people check or call."""
+    while session.in_hand:
+        if session.bot_to_act:
+            session.bot_act()
+        else:
+            seat = session.human_to_act
+            assert seat is not None
+            session.act(seat, session.legal().passive)
+
+
+def play_to(session: Session, number: int) -> None:
+    """Play the session to the end of hand *number*, people checking or calling."""
+    while session.hand_number < number or session.in_hand:
+        if not session.in_hand:
+            assert session.next_hand()
+        finish_hand(session)
+
+
+def run_cli(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
+    """``feltro ARGS`` through :func:`feltro.cli.main` (what the console script runs):
+    the exit status, stdout and stderr."""
+    with pytest.raises(SystemExit) as exit_:
+        main(list(args))
+    out, err = capsys.readouterr()
+    code = exit_.value.code
+    return (code if isinstance(code, int) else 1), out, err
+
+
+def english_data_folder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A fresh data folder in *tmp_path* (``FELTRO_DATA_DIR``), and English messages."""
+    folder = tmp_path / "data"
+    monkeypatch.setenv("FELTRO_DATA_DIR", str(folder))
+    monkeypatch.setenv("LANG", "en_US.UTF-8")
+    monkeypatch.delenv("LC_ALL", raising=False)
+    monkeypatch.delenv("LC_MESSAGES", raising=False)
+    return folder
+
+
+def patch_full_screen(monkeypatch: pytest.MonkeyPatch, *, start_another: bool) -> list[Any]:
+    """Replace the full-screen game: each run plays two hands (the person checks or calls)
+    and leaves, as a player quitting would; with *start_another*, after dealing a third.
+    Returns the list the apps run are appended to."""
+    from feltro.tui.app import PlayApp
+
+    apps: list[PlayApp] = []
+
+    def run(self: PlayApp, *args: Any, **kwargs: Any) -> None:
+        apps.append(self)
+        session: Session = self.session
+        for _ in range(2):
+            if not session.in_hand and not session.next_hand():
+                return
+            finish_hand(session)
+            self.hand_ended(session)
+        if start_another:
+            session.next_hand()
+
+    monkeypatch.setattr(PlayApp, "run", run)
+    return apps
+
+
+def play_bot_series(series: Series, bots: Mapping[int, Bot],
+                    checked: Collection[str]) -> tuple[int, float]:
+    """Play *series* to its end, each seat's decision by ``bots[seat]``; every answer of a bot
+    named in *checked* must be legal (an assertion otherwise). Returns how many answers were
+    checked and the slowest of them, in this thread's CPU seconds (other jobs on a shared
+    machine do not count)."""
+    decisions = 0
+    slowest = 0.0
+    while not series.is_over:
+        hand = series.hand
+        if hand is None or hand.is_over:
+            series.next_hand()
+            continue
+        seating = series.seating
+        assert seating is not None
+        assert hand.to_act is not None
+        bot = bots[seating.order[hand.to_act]]
+        began = time.thread_time()
+        answer = bot.act(hand.view(hand.to_act), hand.legal)
+        if bot.name in checked:
+            slowest = max(slowest, time.thread_time() - began)
+            decisions += 1
+            assert isinstance(answer, Action)
+            assert answer in hand.legal, (bot.name, answer, hand.legal)
+        series.act(answer)
+    return decisions, slowest
