@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from feltro.cli import main
+from playkit import run_cli
 
 uvicorn = pytest.importorskip("uvicorn", reason="the server extra")
 
@@ -41,11 +41,7 @@ def started(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> list[dict[str, A
 
 
 def _serve(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
-    with pytest.raises(SystemExit) as done:
-        main(["serve", *args])
-    out, err = capsys.readouterr()
-    code = done.value.code
-    return (code if isinstance(code, int) else 1), out, err
+    return run_cli(capsys, "serve", *args)
 
 
 def _free_port() -> int:
