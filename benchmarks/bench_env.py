@@ -35,7 +35,7 @@ from collections.abc import Callable
 from typing import Any
 
 from feltro.env import env
-from feltro.env.config import EnvConfig
+from feltro.env.env_config import EnvConfig
 from feltro.env.game import PokerGame
 from run import Section, machine_info, print_section, write_results
 

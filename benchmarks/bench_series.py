@@ -28,7 +28,7 @@ from pathlib import Path
 
 from feltro.cli.simulate import bot_kinds, play_bots
 from feltro.series import Series, SeriesConfig
-from feltro.store import SeriesStore
+from feltro.series_log import SeriesStore
 from run import Section, machine_info, print_section, write_results
 
 PLAYERS = 10
@@ -99,7 +99,7 @@ def main(argv: list[str] | None = None) -> int:
             "random = fold 10% / check-call 60% / min raise 20% / all-in 10%; "
             "tight = TightBot everywhere",
             "memory: feltro.series only; SQLite: every record committed (fsync) through "
-            f"feltro.store, {len(stored_seeds)} seeds",
+            f"feltro.series_log, {len(stored_seeds)} seeds",
             "goal (issue 4): the in-memory median well under 1 s",
         ],
     )

@@ -392,7 +392,7 @@ def env_settings(rng: random.Random) -> dict[str, Any]:
 def aec_hands(count: int, seed: int) -> Iterator[tuple[str, Game]]:
     """Hands of the environment's :class:`PokerGame` (the hand engine), masked random actions
     weighted by policy; each as the PHH the environment reports (pot-limit: its events)."""
-    from feltro.env.config import EnvConfig
+    from feltro.env.env_config import EnvConfig
     from feltro.env.game import PokerGame
 
     rng = random.Random(seed)
@@ -420,7 +420,7 @@ def batch_hands(count: int, seed: int) -> Iterator[tuple[str, Game]]:
     replayed hand's events."""
     import numpy as np
 
-    from feltro.env.config import EnvConfig
+    from feltro.env.env_config import EnvConfig
     from feltro.env.vector import VectorEnv
 
     rng = random.Random(seed)

@@ -286,7 +286,7 @@ def test_history_finishes_and_deletes_a_series(data: Path, played: None,
 
 def test_history_does_not_delete_a_series_being_played(
         data: Path, played: None, capsys: pytest.CaptureFixture[str]) -> None:
-    from feltro.store import SeriesStore
+    from feltro.series_log import SeriesStore
 
     series = _series(data, capsys)
     log = list_series(data)[0].folder.log

@@ -27,7 +27,7 @@ CORE = [
     "feltro.dealing",
     "feltro.showdown",
     "feltro.hand",
-    "feltro.table",
+    "feltro.seating",
     "feltro.series",
     "feltro.history",
     "feltro.fairness",
@@ -71,7 +71,7 @@ LAYERS: dict[str, int] = {
                      "equity", "errors", "evaluator", "evaluator_np", "events", "hand",
                      "handstate", "legal", "names", "pots", "rounds", "showdown", "view",
                      "fairness", "fairness_scheme", "languages"], 0),
-    **dict.fromkeys(["bots", "filelock", "history", "series", "session", "store", "table",
+    **dict.fromkeys(["bots", "filelock", "history", "series", "session", "series_log", "seating",
                      "fairdeal", "seal", "paths", "sqlitefaults", "sqlitelog"], 1),
     **dict.fromkeys(["__main__", "cli", "i18n", "server", "tui", "rules", "env",
                      "arena", "remote"], 2),
@@ -139,14 +139,14 @@ def test_imports_go_one_way_core_series_interfaces() -> None:
 def test_the_layer_checker_sees_a_wrong_way_import() -> None:
     # Proves the check above can fail, for each kind of wrong direction and import form.
     sources = {
-        "feltro.hand": "def f():\n    from feltro.store import SeriesStore\n",
+        "feltro.hand": "def f():\n    from feltro.series_log import SeriesStore\n",
         "feltro.showdown": "from feltro import session\n",
         "feltro.series": "import feltro.tui.app\n",
-        "feltro.store": "from feltro.hand import Hand\n",  # downwards: fine
+        "feltro.series_log": "from feltro.hand import Hand\n",  # downwards: fine
         "feltro.session": "", "feltro.tui.app": "", "feltro.newthing": "",
     }
     assert _violations(sources) == [
-        "feltro.hand (core) imports feltro.store (series)",
+        "feltro.hand (core) imports feltro.series_log (series)",
         "feltro.newthing: not placed in a layer (add it to LAYERS)",
         "feltro.series (series) imports feltro.tui.app (interfaces)",
         "feltro.showdown (core) imports feltro.session (series)",

@@ -112,7 +112,7 @@ def _product_modules() -> dict[str, str]:
 
 def test_no_phh_text_is_parsed_back_outside_the_history_package() -> None:
     modules = _product_modules()
-    assert "server/histories.py" in modules
+    assert "server/downloads.py" in modules
     assert "env/game.py" in modules
     assert "history/phh.py" not in modules
     found = [f"{name}: {problem}" for name, text in modules.items()

@@ -14,8 +14,8 @@ from feltro.errors import HistoryError
 from feltro.history import dumps, loads, record_of, replay
 from feltro.history.record import BUTTON_FIELD
 from feltro.series import SeriesConfig
+from feltro.series_log import SeriesStore
 from feltro.session import Player, Session
-from feltro.store import SeriesStore
 
 
 def _session(path: Path, structure: Structure) -> tuple[SeriesStore, Session]:

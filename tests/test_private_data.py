@@ -12,7 +12,7 @@ import pytest
 
 from feltro.paths import private_file, private_folder
 from feltro.series import SeriesConfig
-from feltro.store import SeriesStore
+from feltro.series_log import SeriesStore
 
 pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="POSIX permissions")
 

@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 from feltro.errors import StoreError
 from feltro.seal import SeedSeal, new_key
 from feltro.series import SeriesConfig
-from feltro.store import SeriesStore
+from feltro.series_log import SeriesStore
 
 CONFIG = SeriesConfig(players={1: "Ana", 2: "Rui", 3: "Zé"}, seat_count=3)
 

@@ -37,8 +37,8 @@ from feltro.season import (
     standings,
 )
 from feltro.season.night import collected_of, knockouts_of
+from feltro.seating import first_seating
 from feltro.series import HandSummary, Series, SeriesConfig
-from feltro.table import first_seating
 
 # --- a night's facts ---------------------------------------------------------------------------
 

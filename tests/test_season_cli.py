@@ -19,8 +19,8 @@ from feltro.filelock import FileLock
 from feltro.history import replay
 from feltro.i18n import LANGUAGES, catalogue
 from feltro.series import SeriesConfig
+from feltro.series_log import SeriesStore, series_hand_record
 from feltro.session import Player
-from feltro.store import SeriesStore, series_hand_record
 from feltro.tui.datadir import SeriesFolder, new_series_folder
 from playkit import english_data_folder, run_cli
 

@@ -12,8 +12,8 @@ from feltro.errors import ConfigError, IllegalActionError, SeriesError
 from feltro.hand import LegalActions, SeatView
 from feltro.history import dumps, loads, replay
 from feltro.series import Series, SeriesConfig
+from feltro.series_log import SeriesStore
 from feltro.session import MemoryDriver, Player, Session
-from feltro.store import SeriesStore
 from playkit import finish_hand
 
 

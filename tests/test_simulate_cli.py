@@ -20,7 +20,7 @@ from typer.testing import CliRunner
 from feltro.cli import app
 from feltro.errors import StoreError
 from feltro.history import replay
-from feltro.store import SeriesStore, read_records
+from feltro.series_log import SeriesStore, read_records
 
 runner = CliRunner()
 

@@ -11,9 +11,9 @@ from pathlib import Path
 import pytest
 
 from feltro.errors import StoreError
+from feltro.series_log import LOG_FORMAT as SERIES
 from feltro.server.journal import LOG_FORMAT as JOURNAL
 from feltro.sqlitelog import GENESIS, SqliteLog, chain_link, read_first, read_log, write_file
-from feltro.store import LOG_FORMAT as SERIES
 
 SRC = Path(__file__).resolve().parents[1] / "src" / "feltro"
 
@@ -108,7 +108,7 @@ def test_only_the_layer_opens_sqlite_files() -> None:
 
 
 def test_the_layer_check_sees_a_second_layer() -> None:
-    # What store.py and server/journal.py each did before (one connect of their own).
+    # What series_log.py and server/journal.py each did before (one connect of their own).
     assert _uses_sqlite("import sqlite3\n\ndef _connect(path):\n    "
                         "return sqlite3.connect(path, isolation_level=None)\n")
     assert _uses_sqlite("from sqlite3 import connect\n")

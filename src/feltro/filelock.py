@@ -1,6 +1,6 @@
 """One writer at a time: an exclusive, non-blocking OS lock on a file that dies with its process.
 
-Used by the series log (:mod:`feltro.store`) and the server's data folder. The lock file holds
+Used by the series log (:mod:`feltro.series_log`) and the server's data folder. The lock file holds
 the owner's pid, so the refusal can say who holds it.
 """
 

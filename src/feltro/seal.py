@@ -1,6 +1,6 @@
 """Series seeds sealed at rest: a series log alone does not tell its cards.
 
-A series log (:mod:`feltro.store`) must keep the series seed, or it could not resume after a
+A series log (:mod:`feltro.series_log`) must keep the series seed, or it could not resume after a
 crash with the same cards. Written in clear, anyone who reads the file (a backup, a copied
 data folder) could deal every future hand. With a :class:`SeedSeal` the log keeps only the
 seed masked by a key held *outside* the data files: ``sealed = seed XOR HMAC-SHA256(key,
@@ -36,7 +36,7 @@ __all__ = ["KEY_BYTES", "SeedSeal", "new_key", "new_salt"]
 
 KEY_BYTES: Final = 32
 SEED_BYTES: Final = 16
-"""Series seeds are 128-bit integers (:meth:`feltro.store.SeriesStore.create`)."""
+"""Series seeds are 128-bit integers (:meth:`feltro.series_log.SeriesStore.create`)."""
 _DOMAIN: Final = b"feltro-seal/1"
 
 

@@ -1,16 +1,16 @@
 """A whole freezeout series over the hand engine (G1-G6, D1, D2, D7-D10).
 
 A :class:`Series` seats 2-10 players in fixed seats, draws the button (D2), and plays hands one
-after another: it asks :mod:`feltro.table` where the button and blinds go (D7-D9), builds the
+after another: it asks :mod:`feltro.seating` where the button and blinds go (D7-D9), builds the
 :class:`~feltro.hand.HandConfig` (short blinds are the engine's business, D10), shuffles a fresh
 deck for every hand (D1), applies each result, eliminates busted players (G4) and ends the series
 with one player left, or at the agreed stop (G6).
 
-It is pure: no clock (the stop check takes ``now`` as an argument), no I/O (the durable log is
-:mod:`feltro.store`), no global random. All chance comes from one *series seed*: the button draw
-and each hand's deck use seeds derived from it with BLAKE2b (:func:`derive_seed`), so a series is
-replayed exactly from its seed and the actions, and a crash-resumed series deals the same cards it
-would have dealt without the crash. Real play picks the series seed from
+It is pure: no clock (the stop check takes ``now`` as an argument), no I/O (the durable log
+is :mod:`feltro.series_log`), no global random. All chance comes from one *series seed*: the
+button draw and each hand's deck use seeds derived from it with BLAKE2b (:func:`derive_seed`),
+so a series is replayed exactly from its seed and the actions, and a crash-resumed series deals
+the same cards it would have dealt without the crash. Real play picks the series seed from
 :class:`random.SystemRandom`.
 
 Finishing order (G4, *choice* where the seeds are silent): players busted in the same hand are
@@ -48,7 +48,7 @@ from feltro.cards import Deck
 from feltro.errors import ConfigError, IllegalActionError, Refusal, SeriesError
 from feltro.events import Event
 from feltro.hand import Hand, HandConfig, HandResult, Structure
-from feltro.table import (
+from feltro.seating import (
     ButtonDraw,
     Seating,
     draw_button,

@@ -2,7 +2,7 @@
 
 :class:`Session` is the one core the terminal game and the server's tables
 (:mod:`feltro.server.live_table`) drive. It sits between a series
-(:class:`~feltro.series.Series`, or a :class:`~feltro.store.SeriesStore` that logs every change
+(:class:`~feltro.series.Series`, or a :class:`~feltro.series_log.SeriesStore` that logs every change
 first) and an interface. It knows who sits where (a person or a bot of some level), asks the bots
 for their decisions, plays the seats nobody decides for (:meth:`Session.play_default`: check,
 else fold, :func:`feltro.bots.check_or_fold`), and hands the interface only views: a seat's
@@ -58,8 +58,8 @@ from feltro.hand import Hand, LegalActions, SeatView
 from feltro.history import HandRecord
 from feltro.history.record import seated_record
 from feltro.pots import collected_pots
+from feltro.seating import Seating
 from feltro.series import HandSummary, Outcome, Series, Standing, derive_seed
-from feltro.table import Seating
 
 __all__ = [
     "BotAnswer",
@@ -189,7 +189,7 @@ class SeatPot:
 
 
 class SeriesDriver(Protocol):
-    """What drives a series: :class:`MemoryDriver` or :class:`~feltro.store.SeriesStore`."""
+    """What drives a series: :class:`MemoryDriver` or :class:`~feltro.series_log.SeriesStore`."""
 
     @property
     def series(self) -> Series:

@@ -1,6 +1,6 @@
 """What a failed SQLite write means, and whether a log file is still the one that was opened.
 
-Shared by the series log (:mod:`feltro.store`) and the server journal
+Shared by the series log (:mod:`feltro.series_log`) and the server journal
 (:mod:`feltro.server.journal`):
 
 * :data:`BUSY_SECONDS`: how long a write waits for a lock held by another program before it

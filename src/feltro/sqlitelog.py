@@ -1,4 +1,4 @@
-"""One append-only log in one SQLite file: the layer under the series log (:mod:`feltro.store`)
+"""One append-only log in one SQLite file: the layer under the series log (:mod:`feltro.series_log`)
 and the server's table journal (:mod:`feltro.server.journal`).
 
 What every log gets here, once:

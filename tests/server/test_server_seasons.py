@@ -14,9 +14,9 @@ import pytest
 from srvkit import Harness, Phone, drive, harness_at, seat_table
 
 from feltro.i18n import LANGUAGES, catalogue, placeholders
+from feltro.series_log import read_records
 from feltro.server.archive import Lifecycle
 from feltro.server.clock import FakeClock
-from feltro.store import read_records
 
 LIFE = Lifecycle(finished_after=60, abandoned_after=600, lobby_after=120)
 

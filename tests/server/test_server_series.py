@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 from srvkit import Harness, drive, random_action, seat_table
 
-from feltro.store import read_records
+from feltro.series_log import read_records
 
 
 @pytest.mark.parametrize("seed", [7, 8])

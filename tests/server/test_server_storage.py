@@ -28,9 +28,9 @@ from srvkit import Frame, Harness, Phone, harness_at, seat_table
 
 import feltro.sqlitelog
 from feltro.i18n import t
+from feltro.series_log import read_records
 from feltro.server.journal import Journal
 from feltro.server.security import hash_token, new_token
-from feltro.store import read_records
 
 _HOLD_LOCK = """
 import sqlite3, sys, time
@@ -498,13 +498,13 @@ def test_commits_run_in_writer_threads_not_on_the_event_loop(tmp_path: Path,
                                                              monkeypatch: pytest.MonkeyPatch
                                                              ) -> None:
     threads: list[str] = []
-    real = feltro.store.SeriesStore._append
+    real = feltro.series_log.SeriesStore._append
 
     def spy(self: Any, *args: Any, **options: Any) -> None:
         threads.append(threading.current_thread().name)
         real(self, *args, **options)
 
-    monkeypatch.setattr(feltro.store.SeriesStore, "_append", spy)
+    monkeypatch.setattr(feltro.series_log.SeriesStore, "_append", spy)
     with harness_at(tmp_path / "data") as h:
         _created, host, players = seat_table(h, ["Ana", "Bruno"], bots=("station",))
         for n in range(6):

@@ -20,7 +20,7 @@ from typing import Any
 from browserkit import ROOT, Server, new_context, serious_violations, shot, wait_until
 from websockets.sync.client import ClientConnection, connect
 
-from feltro.store import read_records
+from feltro.series_log import read_records
 
 GROUP = ["Ana", "Rui", "Eva", "Zé"]
 POINTS = (10, 7, 5, 3, 2, 1)

@@ -2,7 +2,7 @@
 
 ``feltro play`` starts a series with the house rules (200 chips, blinds 1/2) in a full-screen
 terminal game: you against bots (``--players``, ``--bots``, ``--level``), or several people at
-one keyboard (``--hotseat Ana,Rui``). Every change is logged first (:mod:`feltro.store`) and
+one keyboard (``--hotseat Ana,Rui``). Every change is logged first (:mod:`feltro.series_log`) and
 every finished hand saved as PHH in the data folder (:mod:`feltro.tui.datadir`), so
 ``feltro play --resume`` continues an interrupted series and ``feltro history`` shows it.
 """
@@ -21,8 +21,8 @@ from feltro.cli.invoked import feltro_command
 from feltro.cli.language import BOT_NAMES, LANG_HELP, resolve_language
 
 if TYPE_CHECKING:
+    from feltro.series_log import SeriesStore
     from feltro.session import Player, Session
-    from feltro.store import SeriesStore
     from feltro.tui.app import PlayApp
     from feltro.tui.datadir import SeriesFolder, SeriesInfo
 
@@ -212,8 +212,8 @@ def _create(folder: SeriesFolder, seats: list[Player], seed: int | None,
             stop: datetime | None, hands: int | None, stack: int,
             lang: str) -> tuple[Session, SeriesStore]:
     from feltro.series import SeriesConfig
+    from feltro.series_log import SeriesStore
     from feltro.session import Session
-    from feltro.store import SeriesStore
 
     config = SeriesConfig(players={p.seat: p.name for p in seats}, seat_count=len(seats),
                           starting_stack=stack, stop_at=stop, max_hands=hands)
@@ -227,8 +227,8 @@ def _create(folder: SeriesFolder, seats: list[Player], seed: int | None,
 
 
 def _resume(folder: SeriesFolder) -> tuple[Session, SeriesStore]:
+    from feltro.series_log import SeriesStore
     from feltro.session import Session
-    from feltro.store import SeriesStore
 
     players, _lang = folder.read_players()
     store = SeriesStore.open(folder.log)

@@ -174,7 +174,7 @@ def terminal_night(folder: SeriesFolder, key: str) -> Night:
     from feltro.errors import StoreError
     from feltro.filelock import FileLock
     from feltro.season import SeasonError, night_of
-    from feltro.store import SeriesStore
+    from feltro.series_log import SeriesStore
 
     try:  # the series log's one-writer lock: held while a game is playing it
         FileLock(folder.log.with_name(folder.log.name + ".lock"), str).release()

@@ -12,7 +12,7 @@ Every seat of the table is in every ``stacks`` object ("1".."N"), with 0 once el
 ``end`` is ``"last_player"`` (freezeout over, G4) or ``"stopped"`` (``--stop-after-hands``, G6:
 biggest stack wins, equal stacks are all winners).
 
-``--db FILE`` keeps the durable SQLite log (:mod:`feltro.store`): run the same command again
+``--db FILE`` keeps the durable SQLite log (:mod:`feltro.series_log`): run the same command again
 after a crash and the series resumes where it stopped. Bots draw their choices from seeds derived
 from the series seed, the hand number and the point in the hand, so a resumed simulation plays
 exactly the hands an uninterrupted one would have played.
@@ -37,7 +37,7 @@ if TYPE_CHECKING:
     from feltro.bots import Bot
     from feltro.fairdeal import FairDealer
     from feltro.series import HandSummary, Outcome, Series
-    from feltro.store import SeriesStore
+    from feltro.series_log import SeriesStore
 
 _MIX = ("tight", "random", "station")
 
@@ -203,7 +203,7 @@ def _open(players: int, seed: int | None, stop_after_hands: int | None, db: Path
     """The series to play (new, or resumed from *db*), its store if any, the seed to print
     when it was chosen here, and the fair dealer with *fair*."""
     from feltro.series import Series, SeriesConfig
-    from feltro.store import SeriesStore
+    from feltro.series_log import SeriesStore
 
     if db is not None and db.exists():
         store = SeriesStore.open(db)

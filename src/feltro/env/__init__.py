@@ -6,7 +6,7 @@
 * :func:`single_agent_env` — a Gymnasium environment, the other seats played by bots;
 * :func:`vector_env` — many tables stepped at once with stacked numpy arrays.
 
-All take the settings of :class:`~feltro.env.config.EnvConfig` as keywords (``players``,
+All take the settings of :class:`~feltro.env.env_config.EnvConfig` as keywords (``players``,
 ``stacks``, ``small_blind``, ``big_blind``, ``ante``, ``structure``, ``episode``,
 ``max_hands``, ``rotate``, ``actions``, ``fractions``) and a ``seed``. Observations, masks and
 action numbers are described in :mod:`feltro.env.game` and :mod:`feltro.env.actions`.
@@ -26,7 +26,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from feltro.env.actions import ExactActions, PotActions, legal_info
-from feltro.env.config import DEFAULT_FRACTIONS, EnvConfig
+from feltro.env.env_config import DEFAULT_FRACTIONS, EnvConfig
 from feltro.env.game import PokerGame, observation_size
 
 if TYPE_CHECKING:

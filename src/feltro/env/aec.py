@@ -22,7 +22,7 @@ from pettingzoo import AECEnv
 
 from feltro.actions import CALL
 from feltro.env.actions import legal_info
-from feltro.env.config import EnvConfig
+from feltro.env.env_config import EnvConfig
 from feltro.env.game import _NOBODY, PokerGame
 
 __all__ = ["PokerAEC"]

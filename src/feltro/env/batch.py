@@ -1,6 +1,6 @@
 """Thousands of hands at once in numpy: :class:`BatchTables`, the engine of the batched env.
 
-Every table plays one-hand episodes of the same :class:`~feltro.env.config.EnvConfig`. The
+Every table plays one-hand episodes of the same :class:`~feltro.env.env_config.EnvConfig`. The
 state is a set of arrays with one row per table and one column per hand position (0 = first
 left of the button, ``n - 1`` = the button, as in :class:`feltro.hand.Hand`), and one call of
 :meth:`BatchTables.step` plays one decision at every table with array operations: the same
@@ -24,7 +24,7 @@ import numpy.typing as npt
 from feltro.actions import Raise
 from feltro.config import FIXED_LIMIT_CODE, POT_LIMIT_CODE, STRUCTURE_CODES, Structure
 from feltro.env.actions import ActionCodec, ExactActions, PotActions
-from feltro.env.config import EnvConfig
+from feltro.env.env_config import EnvConfig
 from feltro.errors import ConfigError, IllegalActionError
 from feltro.evaluator_np import key_tables, strengths_from_keys
 from feltro.legal import (
@@ -116,7 +116,7 @@ class BatchTables:
         """The stacks at the end of each table's last finished hand, by position."""
         self.last_actions: Ints = z(t, dtype=np.int64)
         """The engine action of each table's last step: ``-1`` fold, ``0`` check or call,
-        ``k > 0`` bet or raise to *k* (as :class:`~feltro.env.histories.ActionLog` keeps)."""
+        ``k > 0`` bet or raise to *k* (as :class:`~feltro.env.finished_hands.ActionLog` keeps)."""
         self.deck_log: list[tuple[Ints, Ints]] | None = None
         """When a list, every :meth:`deal` appends ``(rows, decks)`` to it (for checkers that
         deal the same cards to another engine)."""

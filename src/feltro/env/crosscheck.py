@@ -22,7 +22,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from feltro.env.config import EnvConfig
+from feltro.env.env_config import EnvConfig
 from feltro.env.game import PokerGame
 from feltro.env.vector import VectorEnv
 from feltro.errors import IllegalActionError

@@ -39,7 +39,7 @@ import numpy.typing as npt
 from feltro.actions import CALL, Action
 from feltro.cards import Deck, format_cards
 from feltro.env.actions import ActionCodec, ExactActions, PotActions, legal_info
-from feltro.env.config import EnvConfig
+from feltro.env.env_config import EnvConfig
 from feltro.errors import HistoryError
 from feltro.events import ActionTaken, BoardDealt
 from feltro.hand import Hand, HandConfig, LegalActions

@@ -16,7 +16,7 @@ from gymnasium import spaces
 from pettingzoo import ParallelEnv
 
 from feltro.env.aec import observation_space
-from feltro.env.config import EnvConfig
+from feltro.env.env_config import EnvConfig
 from feltro.env.game import PokerGame
 from feltro.errors import IllegalActionError, Refusal
 

@@ -27,7 +27,7 @@ from gymnasium import spaces
 from feltro.bots import Bot, check_or_fold, checked_action
 from feltro.bots.levels import make_level
 from feltro.env.aec import observation_space
-from feltro.env.config import EnvConfig
+from feltro.env.env_config import EnvConfig
 from feltro.env.game import PokerGame
 from feltro.errors import ConfigError, IllegalActionError
 from feltro.series import derive_seed

@@ -31,9 +31,9 @@ import numpy as np
 import numpy.typing as npt
 
 from feltro.env.batch import BOARD_FROM, BatchTables
-from feltro.env.config import EnvConfig
+from feltro.env.env_config import EnvConfig
+from feltro.env.finished_hands import ActionLog, FinishedHand
 from feltro.env.game import PokerGame, observation_size
-from feltro.env.histories import ActionLog, FinishedHand
 from feltro.errors import ConfigError
 from feltro.history.record import HandTextWriter
 from feltro.series import derive_seed

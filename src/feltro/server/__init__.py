@@ -4,7 +4,7 @@ Friends sit around a table with their phones; one of them runs feltro on a lapto
 is the server side: an ASGI app (:func:`feltro.server.app.create_app`) with HTTP routes for
 tables and a versioned websocket protocol (:mod:`feltro.server.protocol` in,
 :mod:`feltro.server.outgoing` out, documented in ``docs/protocol.md``). Each table is a seated
-series (:mod:`feltro.session`) over a durable series log (:mod:`feltro.store`) plus the
+series (:mod:`feltro.session`) over a durable series log (:mod:`feltro.series_log`) plus the
 server's own journal (:mod:`feltro.server.journal`). From the socket in:
 
 * :mod:`~feltro.server.routes` — the HTTP, websocket and page routes;

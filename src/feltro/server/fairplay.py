@@ -84,7 +84,7 @@ class FairPlay:
     # --- the series' decks --------------------------------------------------------------------
 
     def deck_source(self, series_seed: int) -> Callable[[int], Deck]:
-        """The series' deck source (for :class:`~feltro.store.SeriesStore`): every deal takes
+        """The series' deck source (for :class:`~feltro.series_log.SeriesStore`): every deal takes
         the contributions recorded so far for its hand."""
         self._seed = series_seed
         dealer = self.dealer = FairDealer(self.table, hand_secret=self.secret)

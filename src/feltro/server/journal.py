@@ -1,6 +1,6 @@
 """The server's own append-only logs: tables, seats, hosts, absences, timers.
 
-The cards and chips of a table live in its series log (:class:`feltro.store.SeriesStore`, one
+The cards and chips of a table live in its series log (:class:`feltro.series_log.SeriesStore`, one
 SQLite file per table). Everything around them that the series does not know (who asked for a
 seat, who holds which token hash, who is the host, who is away, each timeout, each time bank,
 every host command) is a record here, committed before anybody hears of it, so a server killed

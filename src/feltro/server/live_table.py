@@ -8,7 +8,7 @@ what is due now), the verifiable shuffle (:class:`~feltro.server.fairplay.FairPl
 table's journal. No asyncio, no sockets: time is passed in. Every method either refuses with a
 :class:`~feltro.server.protocol.ProtocolError` and changes nothing, or changes the table and has
 committed the change to disk before it returns: the cards and chips through
-:class:`feltro.store.SeriesStore` (the series log), everything else as a journal record
+:class:`feltro.series_log.SeriesStore` (the series log), everything else as a journal record
 (:class:`~feltro.server.journal.Journal`). :mod:`feltro.server.room` holds one lock around each
 call and sends the new views only after it returns.
 
@@ -42,6 +42,7 @@ from feltro.bots import make_bot
 from feltro.errors import IllegalActionError, StoreError
 from feltro.events import Event
 from feltro.seal import SeedSeal
+from feltro.series_log import SeriesStore
 from feltro.server.clock import Clock
 from feltro.server.fairplay import FIRST_DEAL_WAIT, FairPlay, Reveal
 from feltro.server.hand_log import HandLog
@@ -57,7 +58,6 @@ from feltro.server.snapshot_of import table_snapshot
 from feltro.server.table_settings import TableSettings
 from feltro.server.turn_clock import Due, TurnClock
 from feltro.session import BotAnswer, BotTurn, Player, Session
-from feltro.store import SeriesStore
 
 __all__ = ["TIMEOUTS_TO_AWAY", "LiveTable"]
 

@@ -20,11 +20,11 @@ from pathlib import Path
 
 from feltro.errors import StoreUnavailableError
 from feltro.seal import SeedSeal
+from feltro.series_log import SeriesStore
 from feltro.server.clock import Clock
 from feltro.server.journal import Journal, JournalRecord
 from feltro.server.live_table import LiveTable
 from feltro.server.table_settings import TableSettings
-from feltro.store import SeriesStore
 
 __all__ = ["quarantined", "restore"]
 

@@ -17,11 +17,11 @@ from typing import Any
 
 from feltro.cards import Card
 from feltro.legal import LegalActions
+from feltro.seating import Seating
 from feltro.series import Outcome, Standing
 from feltro.server.lobby import SeatRequest, SeatState
 from feltro.server.outgoing import TableStatus
 from feltro.server.table_settings import TableSettings
-from feltro.table import Seating
 from feltro.view import SeatView
 
 __all__ = ["FinishedHand", "HandSnapshot", "OwnHand", "SeriesSnapshot", "TableSnapshot",

@@ -28,7 +28,7 @@ from textual.screen import Screen
 from feltro.i18n import check_language, t
 from feltro.session import Session
 from feltro.tui.screens import QuitScreen, TooSmallScreen, guard_size
-from feltro.tui.table import TableScreen
+from feltro.tui.table_screen import TableScreen
 
 __all__ = ["MIN_SIZE", "PlayApp"]
 

@@ -5,7 +5,7 @@ usual place).
 
 Each series gets ``series/<id>/`` (the id is the local start time, ``20250101-213005``)::
 
-    series.sqlite   the durable log (feltro.store): resume from it
+    series.sqlite   the durable log (feltro.series_log): resume from it
     players.json    who sits where: people and bots (with their level), and the language
     number          the series' number, a shorter name than its id (1, 2, 3...)
     hands/0001.phh  every finished hand as PHH, with seats, players and the button's seat
@@ -195,7 +195,7 @@ class SeriesInfo:
 
 def series_info(folder: SeriesFolder) -> SeriesInfo:
     """What the log and the players file say about *folder*'s series (no lock taken)."""
-    from feltro.store import read_records
+    from feltro.series_log import read_records
 
     try:
         players, _lang = folder.read_players()

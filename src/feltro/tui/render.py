@@ -18,9 +18,9 @@ from feltro.bots.levels import ALL_KINDS
 from feltro.events import CardsMucked, CardsShown
 from feltro.hand import SeatView
 from feltro.i18n import t
+from feltro.seating import Seating
 from feltro.series import End, Standing
 from feltro.session import Player, Session
-from feltro.table import Seating
 from feltro.tui.text import (
     LogContext,
     cards_text,

@@ -2,7 +2,7 @@
 house rules, quit, series over, and "terminal too small".
 
 Each takes what it shows when it is made and answers a few keys; the table screen
-(:mod:`feltro.tui.table`) decides when to show them.
+(:mod:`feltro.tui.table_screen`) decides when to show them.
 """
 
 from __future__ import annotations

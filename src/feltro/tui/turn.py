@@ -1,7 +1,7 @@
 """The bottom of the table screen: whose turn it is, the actions open to the person to act
 and their keys, the amount being typed, why raising is not offered, the keys line.
 
-Pure functions of the session, the screen's mode (:mod:`feltro.tui.table`) and the person's
+Pure functions of the session, the screen's mode (:mod:`feltro.tui.table_screen`) and the person's
 view, in the chosen language; the screen only lays them out.
 """
 

@@ -29,9 +29,10 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from feltro import __version__
 from feltro.errors import FeltroError, HistoryError, StoreError
+from feltro.series_log import SeriesStore
 from feltro.server.archive import ArchivedTable
+from feltro.server.downloads import fair_export, player_histories
 from feltro.server.fairplay import FairPlay
-from feltro.server.histories import fair_export, player_histories
 from feltro.server.protocol import (
     MAX_MESSAGE_BYTES,
     PROTOCOL_VERSION,
@@ -45,7 +46,6 @@ from feltro.server.routes import base_url, config_of, creators_of, manager_of, r
 from feltro.server.security import TokenBucket, hash_token
 from feltro.server.table_settings import TableSettings
 from feltro.server.views import chips_view, summary_view
-from feltro.store import SeriesStore
 
 __all__ = ["HistoriesRequest", "QrRequest", "router"]
 

@@ -15,7 +15,7 @@ import pytest
 from feltro.cli.simulate import bot_kinds, play_bots
 from feltro.events import ActionTaken
 from feltro.series import Series, SeriesConfig
-from feltro.store import SeriesStore, read_records
+from feltro.series_log import SeriesStore, read_records
 
 pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="needs SIGKILL")
 
@@ -33,7 +33,7 @@ import sys, time
 from feltro.cli.simulate import bot_kinds, play_bots
 from feltro.events import ActionTaken
 from feltro.series import SeriesConfig
-from feltro.store import SeriesStore
+from feltro.series_log import SeriesStore
 
 path, seed, pause, bots = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), sys.argv[4]
 store = SeriesStore.create(path, SeriesConfig.with_players(8, starting_stack=200),

@@ -16,7 +16,7 @@ import numpy as np
 import numpy.typing as npt
 
 from feltro.actions import CALL, FOLD, Action, Raise
-from feltro.env.config import EnvConfig
+from feltro.env.env_config import EnvConfig
 from feltro.hand import Hand
 from feltro.history.record import HandTextWriter
 

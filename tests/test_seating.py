@@ -13,7 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from feltro.errors import ConfigError
-from feltro.table import (
+from feltro.seating import (
     Seating,
     draw_button,
     first_seating,

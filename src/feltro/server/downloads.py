@@ -2,7 +2,7 @@
 fair-play export.
 
 Each finished hand the player's seat was dealt into, as the series log exports it
-(:meth:`feltro.store.SeriesStore.export_phh`) with only that player's hole cards
+(:meth:`feltro.series_log.SeriesStore.export_phh`) with only that player's hole cards
 (``visible_to``): the download holds the player's own cards, the board, and the cards shown
 at the showdown (their ``sm`` lines), nothing else. The records are data until they are
 written here; the dealt cards of the fair-play export come from the hands' events.
@@ -15,8 +15,8 @@ from typing import Any
 from feltro.errors import HistoryError
 from feltro.fairdeal import dealt_cards
 from feltro.history import HandRecord, dumps_all
+from feltro.series_log import SeriesStore, played_hand
 from feltro.server.fairplay import FairPlay
-from feltro.store import SeriesStore, played_hand
 
 __all__ = ["fair_export", "player_histories"]
 

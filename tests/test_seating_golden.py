@@ -1,5 +1,5 @@
 """Golden button and blind placement: every case in ``tests/data/tables/*.txt`` (format in the
-README there), replayed through :mod:`feltro.table`."""
+README there), replayed through :mod:`feltro.seating`."""
 
 # Test names end in the rule ids they pin (``__D8``), so N802 (lowercase names) is off here.
 
@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from feltro.errors import ConfigError
-from feltro.table import Seating, first_seating, next_seating
+from feltro.seating import Seating, first_seating, next_seating
 
 TABLES = Path(__file__).parent / "data" / "tables"
 RULE_IDS = {"D2", "D3", "D6", "D7", "D8", "D9", "G4"}

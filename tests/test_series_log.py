@@ -22,8 +22,8 @@ from feltro.events import HoleCardDealt
 from feltro.hand import Structure
 from feltro.history import dumps, loads, replay
 from feltro.series import Series, SeriesConfig
+from feltro.series_log import SeriesStore, read_records, series_hand_record
 from feltro.sqlitelog import chain_link as _chain
-from feltro.store import SeriesStore, read_records, series_hand_record
 
 CONFIG = SeriesConfig(players={1: "Ana", 3: "Rui", 4: "Zé", 7: "Inês"}, seat_count=8,
                       starting_stack=100)
@@ -200,7 +200,7 @@ def test_a_second_writer_is_refused(tmp_path: Path) -> None:
     with _new(path):
         with pytest.raises(StoreError, match="already open for writing"):
             SeriesStore.open(path)
-        code = ("import sys\nfrom feltro.store import SeriesStore\n"
+        code = ("import sys\nfrom feltro.series_log import SeriesStore\n"
                 "try:\n    SeriesStore.open(sys.argv[1])\n"
                 "except Exception as e:\n    print(type(e).__name__, e)\n")
         other = subprocess.run([sys.executable, "-c", code, str(path)], capture_output=True,

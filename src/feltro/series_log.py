@@ -56,9 +56,9 @@ from feltro.hand import Hand
 from feltro.history.phh import HandRecord
 from feltro.history.record import Visible, seated_record
 from feltro.seal import SeedSeal
+from feltro.seating import Seating
 from feltro.series import Series, SeriesConfig
 from feltro.sqlitelog import LogFormat, Row, SqliteLog, json_object, read_log
-from feltro.table import Seating
 
 __all__ = [
     "FORMAT",
