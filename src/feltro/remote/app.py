@@ -16,7 +16,6 @@ from rich.console import Group
 from rich.text import Text
 from textual import events
 from textual.app import App, ComposeResult
-from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
 from textual.widgets import RichLog, Static
 
@@ -33,6 +32,7 @@ from feltro.tui.screens import (
     TooSmallScreen,
     guard_size,
 )
+from feltro.tui.table_screen import table_widgets
 
 __all__ = ["JoinApp"]
 
@@ -43,18 +43,7 @@ class JoinScreen(Screen[None]):
     """The remote table (see the module docstring)."""
 
     def compose(self) -> ComposeResult:
-        yield Static(id="header")
-        with Horizontal(id="top"):
-            yield Static(id="seats")
-            # As in the game: a log that wraps and scrolls, so that its last line is in view.
-            yield RichLog(id="log", wrap=True, markup=False, auto_scroll=True, min_width=10)
-        with Vertical(id="bottom"):
-            yield Static(id="board")
-            yield Static(id="mine")
-            yield Static(id="status")
-            yield Static(id="actions")
-            yield Static(id="message")
-            yield Static(id="keys")
+        yield from table_widgets()
 
     def on_key(self, event: events.Key) -> None:
         app: JoinApp = self.app  # type: ignore[assignment]

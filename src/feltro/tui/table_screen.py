@@ -52,6 +52,19 @@ __all__ = ["TableScreen"]
 _SIZE_KEYS = {"1": "min", "2": "half_pot", "3": "pot", "4": "all_in"}
 
 
+
+def table_widgets() -> ComposeResult:
+    """The table's widgets, by id: the header; the seats beside a log that wraps and scrolls
+    (its last line in view); the board, one's own cards, the status, the actions, a message
+    line and the keys. The terminal game and ``feltro join`` lay a table out alike."""
+    yield Static(id="header")
+    with Horizontal(id="top"):
+        yield Static(id="seats")
+        yield RichLog(id="log", wrap=True, markup=False, auto_scroll=True, min_width=10)
+    with Vertical(id="bottom"):
+        for name in ("board", "mine", "status", "actions", "message", "keys"):
+            yield Static(id=name)
+
 class TableScreen(Screen[None]):
     """The game table (see the module docstring)."""
 
@@ -85,17 +98,7 @@ class TableScreen(Screen[None]):
     # --- layout ------------------------------------------------------------------------------
 
     def compose(self) -> ComposeResult:
-        yield Static(id="header")
-        with Horizontal(id="top"):
-            yield Static(id="seats")
-            yield RichLog(id="log", wrap=True, markup=False, auto_scroll=True, min_width=10)
-        with Vertical(id="bottom"):
-            yield Static(id="board")
-            yield Static(id="mine")
-            yield Static(id="status")
-            yield Static(id="actions")
-            yield Static(id="message")
-            yield Static(id="keys")
+        yield from table_widgets()
 
     def on_mount(self) -> None:
         if len(self.session.humans) == 1:
