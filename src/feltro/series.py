@@ -38,23 +38,23 @@ import hashlib
 import random
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import datetime, timedelta
 from enum import StrEnum
 from types import MappingProxyType
-from typing import Any
 
 from feltro.actions import Action
 from feltro.cards import Deck
 from feltro.errors import ConfigError, IllegalActionError, Refusal, SeriesError
 from feltro.events import Event
-from feltro.hand import Hand, HandConfig, HandResult, Structure
+from feltro.hand import Hand, HandConfig, HandResult
+from feltro.levels import Countdown, Level
+from feltro.seriesconfig import SeriesConfig
 from feltro.table import (
     ButtonDraw,
     Seating,
     draw_button,
     first_seating,
     next_seating,
-    validate_seats,
 )
 
 __all__ = [
@@ -66,6 +66,7 @@ __all__ = [
     "SeriesError",
     "Standing",
     "derive_seed",
+    "level_field",
     "rank_by_stack",
 ]
 
@@ -77,114 +78,6 @@ class End(StrEnum):
     """One player has every chip (G4)."""
     STOPPED = "stopped"
     """The agreed stop came first (G6): the biggest stack wins, equal stacks co-win."""
-
-
-def _positive_int(name: str, value: object, *, zero_ok: bool = False) -> int:
-    if type(value) is not int or value < (0 if zero_ok else 1):
-        kind = "a non-negative" if zero_ok else "a positive"
-        raise ConfigError(f"{name} must be {kind} integer, got {value!r}")
-    return value
-
-
-@dataclass(frozen=True, kw_only=True)
-class SeriesConfig:
-    """Everything agreed before the first hand. Defaults are the house rules (G2).
-
-    :raises ConfigError: for fewer than 2 or more than 10 players, a seat outside
-        ``1..seat_count``, a stack or blind that is not a positive integer, a big blind smaller
-        than the small blind, a negative ante, or a hand limit that is not a positive integer.
-    """
-
-    players: Mapping[int, str]
-    """Seat number -> player name. Seats are fixed for the whole series."""
-    seat_count: int = 10
-    """Seats at the table (2..10); seats ``1..seat_count`` exist, some may be empty."""
-    starting_stack: int = 200
-    small_blind: int = 1
-    big_blind: int = 2
-    ante: int = 0
-    stop_at: datetime | None = None
-    """The agreed stop time (G6): no hand starts at or after it; compare with ``now``."""
-    max_hands: int | None = None
-    """Stop after this many hands (G6 counted in hands; ``feltro simulate --stop-after-hands``)."""
-    structure: Structure = Structure.NO_LIMIT
-    """No-limit (G1, the house rule), or the pot-limit and fixed-limit variants (B10)."""
-
-    def __post_init__(self) -> None:
-        if not isinstance(self.players, Mapping):
-            raise ConfigError("players must map seat numbers to names")
-        validate_seats(self.players.keys(), self.seat_count)
-        for seat, name in self.players.items():
-            if not isinstance(name, str) or not name.strip():
-                raise ConfigError(f"seat {seat}: a player needs a name, got {name!r}")
-        _positive_int("starting_stack", self.starting_stack)
-        _positive_int("small_blind", self.small_blind)
-        _positive_int("big_blind", self.big_blind)
-        _positive_int("ante", self.ante, zero_ok=True)
-        if self.big_blind < self.small_blind:
-            raise ConfigError(f"the big blind ({self.big_blind}) cannot be smaller than the "
-                              f"small blind ({self.small_blind})")
-        if self.max_hands is not None:
-            _positive_int("max_hands", self.max_hands)
-        if self.stop_at is not None and not isinstance(self.stop_at, datetime):
-            raise ConfigError(f"stop_at must be a datetime, got {self.stop_at!r}")
-        try:
-            object.__setattr__(self, "structure", Structure(self.structure))
-        except ValueError:
-            raise ConfigError(f"unknown structure {self.structure!r}: use one of "
-                              f"{', '.join(s.value for s in Structure)}") from None
-        ordered = dict(sorted(self.players.items()))
-        object.__setattr__(self, "players", MappingProxyType(ordered))
-
-    @classmethod
-    def with_players(cls, count: int, **options: Any) -> SeriesConfig:
-        """*count* players named ``Player 1``.. in seats ``1..count`` of a *count*-seat table.
-
-        :raises ConfigError: as the constructor, e.g. for *count* outside 2..10.
-        """
-        if type(count) is not int or not 2 <= count <= 10:
-            raise ConfigError(f"a series needs 2..10 players, got {count!r}")
-        options.setdefault("seat_count", count)
-        return cls(players={seat: f"Player {seat}" for seat in range(1, count + 1)}, **options)
-
-    def to_dict(self) -> dict[str, Any]:
-        """A JSON-ready form (seats as string keys, the stop time in ISO 8601)."""
-        return {
-            "players": {str(seat): name for seat, name in self.players.items()},
-            "seat_count": self.seat_count,
-            "starting_stack": self.starting_stack,
-            "small_blind": self.small_blind,
-            "big_blind": self.big_blind,
-            "ante": self.ante,
-            "stop_at": self.stop_at.isoformat() if self.stop_at else None,
-            "max_hands": self.max_hands,
-            "structure": self.structure.value,
-        }
-
-    @classmethod
-    def from_dict(cls, data: Mapping[str, Any]) -> SeriesConfig:
-        """Inverse of :meth:`to_dict`.
-
-        :raises ConfigError: for missing or wrong fields.
-        """
-        try:
-            players = {int(seat): name for seat, name in data["players"].items()}
-            stop_at = data.get("stop_at")
-            return cls(
-                players=players,
-                seat_count=data["seat_count"],
-                starting_stack=data["starting_stack"],
-                small_blind=data["small_blind"],
-                big_blind=data["big_blind"],
-                ante=data["ante"],
-                stop_at=datetime.fromisoformat(stop_at) if stop_at else None,
-                max_hands=data.get("max_hands"),
-                structure=data.get("structure", Structure.NO_LIMIT),
-            )
-        except (KeyError, TypeError, ValueError, AttributeError) as exc:
-            if isinstance(exc, ConfigError):
-                raise
-            raise ConfigError(f"not a series configuration: {exc!r}") from None
 
 
 def derive_seed(series_seed: int, purpose: str) -> int:
@@ -215,6 +108,8 @@ class HandSummary:
     result: HandResult
     hand: Hand
     """The finished hand itself, with every card and event (for hand histories)."""
+    level: int = 1
+    """The blind level it was dealt at (G7; always 1 with fixed blinds)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -274,6 +169,7 @@ class _Current:
     seating: Seating
     stacks_before: dict[int, int]
     hand: Hand
+    level: int = 1
     settled: bool = False
 
 
@@ -307,6 +203,8 @@ class Series:
         self._current: _Current | None = None
         self._summaries: list[HandSummary] = []
         self._stop_requested = False
+        self._level = 1
+        self._clock_start: datetime | None = None
         self.outcome: Outcome | None = None
 
     @classmethod
@@ -344,6 +242,44 @@ class Series:
     def seating(self) -> Seating | None:
         """Button, blinds and positions of the current (or last) hand."""
         return self._current.seating if self._current else None
+
+    @property
+    def level(self) -> int:
+        """The blind level of the current (or last) hand, 1 before the first (G7)."""
+        return self._level
+
+    @property
+    def blinds(self) -> Level:
+        """The forced bets of the current level (the fixed blinds without levels, G5)."""
+        if self.config.levels is not None:
+            return self.config.levels.level(self._level)
+        return Level(self.config.small_blind, self.config.big_blind, self.config.ante)
+
+    def level_of(self, number: int) -> int:
+        """The blind level hand *number* was dealt at (G7).
+
+        :raises KeyError: if hand *number* has not been dealt.
+        """
+        if number == self.hand_number and number:
+            return self._level
+        summary = next((s for s in self._summaries if s.number == number), None)
+        if summary is None:
+            raise KeyError(f"hand {number} has not been dealt (hands 1..{self.hand_number})")
+        return summary.level
+
+    @property
+    def clock_start(self) -> datetime | None:
+        """When the first hand was dealt (the ``now`` passed then): levels by time count from
+        it (G7). ``None`` before, or when no clock was passed."""
+        return self._clock_start
+
+    def countdown(self, now: datetime | None = None) -> Countdown | None:
+        """The level now, the next and how far away it is (G7), or ``None`` with fixed blinds.
+        *now* is the caller's clock (levels by time)."""
+        schedule = self.config.levels
+        if schedule is None:
+            return None
+        return schedule.countdown(self._level, self.hand_number, self._clock_start, now)
 
     @property
     def in_hand(self) -> bool:
@@ -441,20 +377,23 @@ class Series:
             self._end(End.STOPPED)
             return None
         number = self.hand_number + 1
+        level = self._next_level(now)
         seating = (first_seating(self.alive, self.draw.button) if self._current is None
                    else next_seating(self._current.seating, self.alive))
         seed = derive_seed(self.series_seed, f"hand {number}")
+        self._level = level
+        bets = self.blinds
         config = HandConfig(
             stacks=tuple(self._stacks[seat] for seat in seating.order),
-            blinds=seating.blinds(self.config.small_blind, self.config.big_blind),
-            big_blind=self.config.big_blind,
-            antes=(self.config.ante,) * len(seating.order) if self.config.ante else (),
+            blinds=seating.blinds(bets.small_blind, bets.big_blind),
+            big_blind=bets.big_blind,
+            antes=(bets.ante,) * len(seating.order) if bets.ante else (),
             structure=self.config.structure,
         )
         deck = (Deck.shuffled(random.Random(seed)) if self._deck_source is None
                 else self._deck_source(number))
         hand = Hand.start(config, deck)
-        self._current = _Current(number, seed, seating, dict(self._stacks), hand)
+        self._current = _Current(number, seed, seating, dict(self._stacks), hand, level)
         if hand.is_over:
             self._settle()
         return hand
@@ -519,9 +458,26 @@ class Series:
             eliminated=tuple(sorted(places, key=lambda s: (places[s], s))),
             result=result,
             hand=current.hand,
+            level=current.level,
         ))
         if survivors == 1:
             self._end(End.LAST_PLAYER)
+
+    def _next_level(self, now: datetime | None) -> int:
+        """The level of the hand about to be dealt: levels change only between hands (G7).
+        The clock starts with the first hand dealt with a *now*."""
+        if self._clock_start is None and now is not None:
+            self._clock_start = now
+        schedule = self.config.levels
+        if schedule is None:
+            return 1
+        elapsed: timedelta | None = None
+        if now is not None and self._clock_start is not None:
+            try:
+                elapsed = now - self._clock_start
+            except TypeError:
+                raise ConfigError("the clock must always have a time zone or never") from None
+        return schedule.due(self.hand_number, elapsed, self._level)
 
     def _end(self, end: End) -> None:
         alive = {seat: chips for seat, chips in self._stacks.items() if chips > 0}
@@ -531,3 +487,10 @@ class Series:
                                self.hand_number)
         self._stop_requested = self._stop_requested or end is End.STOPPED
 
+
+def level_field(series: Series, number: int) -> dict[str, int]:
+    """The PHH ``level`` field of hand *number* with blind levels (G7); nothing without.
+
+    :raises KeyError: if hand *number* has not been dealt.
+    """
+    return {} if series.config.levels is None else {"level": series.level_of(number)}

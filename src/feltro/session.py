@@ -58,7 +58,7 @@ from feltro.hand import Hand, LegalActions, SeatView
 from feltro.history import HandRecord
 from feltro.history.record import seated_record
 from feltro.pots import collected_pots
-from feltro.series import HandSummary, Outcome, Series, Standing, derive_seed
+from feltro.series import HandSummary, Outcome, Series, Standing, derive_seed, level_field
 from feltro.table import Seating
 
 __all__ = [
@@ -515,4 +515,4 @@ class Session:
         config = self.series.config
         return seated_record(self._hand(), seating.order, seating.button, config.players,
                              hand_number=self.hand_number, seat_count=config.seat_count,
-                             **fields)
+                             **level_field(self.series, self.hand_number), **fields)

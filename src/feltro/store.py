@@ -12,7 +12,9 @@ Records (``kind``: JSON body):
 * ``series``: ``format``, ``config`` (:meth:`SeriesConfig.to_dict`), ``series_seed``,
   ``button_draw`` (seat -> card drawn, D2) and the drawn ``button``. Always record 1.
 * ``hand``: ``hand`` number, shuffle ``seed``, ``button``, ``small_blind`` (``null`` when dead),
-  ``big_blind``, ``order`` (seats by position) and ``stacks_before`` (seat -> chips).
+  ``big_blind``, ``order`` (seats by position) and ``stacks_before`` (seat -> chips); with blind
+  levels (G7) also the ``level`` and, for levels by time, ``at`` (the clock the caller passed,
+  ISO 8601): the replay deals with that clock, so it reaches the same level without reading one.
 * ``action``: ``hand``, ``seat``, ``action`` in feltro's short notation (``"r 25"``).
 * ``hand_end``: ``hand``, ``stacks_after``, ``eliminated`` (seats, best place first).
 * ``stop``: the host asked to end the series before the next hand (G6).
@@ -55,8 +57,9 @@ from feltro.events import Event
 from feltro.hand import Hand
 from feltro.history.phh import HandRecord
 from feltro.history.record import Visible, seated_record
+from feltro.levels import LevelUnit
 from feltro.seal import SeedSeal
-from feltro.series import Series, SeriesConfig
+from feltro.series import Series, SeriesConfig, level_field
 from feltro.sqlitelog import LogFormat, Row, SqliteLog, json_object, read_log
 from feltro.table import Seating
 
@@ -284,9 +287,11 @@ class SeriesStore:
         series = self.series
         if series.in_hand:
             raise self._refused(record, f"hand {series.hand_number} is not over yet")
-        if series.next_hand() is None:
+        at = record.body.get("at")
+        now = datetime.fromisoformat(at) if isinstance(at, str) else None
+        if series.next_hand(now) is None:
             raise self._refused(record, "the series had ended")
-        if self._hand_body() != record.body:
+        if self._hand_body(now) != record.body:
             raise self._mismatch(record, f"hand {record.body.get('hand')}")
         self._remember_hand()
 
@@ -355,7 +360,7 @@ class SeriesStore:
             self._append([("series_end", self._series_end_body())])
             return None
         self._remember_hand()
-        batch: list[tuple[str, dict[str, Any]]] = [("hand", self._hand_body())]
+        batch: list[tuple[str, dict[str, Any]]] = [("hand", self._hand_body(now))]
         batch += self._endings()
         self._append(batch)
         return hand
@@ -466,10 +471,16 @@ class SeriesStore:
             batch.append(("series_end", self._series_end_body()))
         return batch
 
-    def _hand_body(self) -> dict[str, Any]:
+    def _hand_body(self, now: datetime | None) -> dict[str, Any]:
         series = self.series
         seating = series.seating
         assert seating is not None
+        schedule = series.config.levels
+        levels: dict[str, Any] = {}
+        if schedule is not None:
+            levels["level"] = series.level
+            if schedule.unit is LevelUnit.MINUTES and now is not None:
+                levels["at"] = now.isoformat()
         return {
             "hand": series.hand_number,
             **({} if self._sealed else {"seed": str(series.hand_seed)}),
@@ -478,6 +489,7 @@ class SeriesStore:
             "big_blind": seating.big_blind,
             "order": list(seating.order),
             "stacks_before": _seat_map(series.stacks_before),
+            **levels,
         }
 
     def _hand_end_body(self) -> dict[str, Any]:
@@ -554,4 +566,5 @@ def series_hand_record(series: Series, number: int | None = None, *,
     config = series.config
     return seated_record(hand, seating.order, seating.button, config.players,
                          hand_number=number, seat_count=config.seat_count,
-                         visible_to=visible_to)
+                         visible_to=visible_to, **level_field(series, number))
+
