@@ -1,4 +1,4 @@
-"""A whole freezeout series over the hand engine (G1-G6, D1, D2, D7-D10).
+"""A whole freezeout series over the hand engine (G1-G7, D1, D2, D7-D10).
 
 A :class:`Series` seats 2-10 players in fixed seats, draws the button (D2), and plays hands one
 after another: it asks :mod:`feltro.table` where the button and blinds go (D7-D9), builds the
