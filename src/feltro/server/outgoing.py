@@ -290,6 +290,8 @@ class TableOut(_Out):
     hands_played: int
     problem: str | None
     fair: FairOut | None = None
+    level: dict[str, Any] | None = None
+    """The blind level now, the next and the countdown (G7); ``null`` with fixed blinds."""
 
 
 class LegalOut(_Out):

@@ -480,6 +480,12 @@ class CreateTable(BaseModel):
     reveal: Literal["hand", "series"] = "series"
     """When the dealer's secrets are revealed (``docs/fairness.md``): at the end of the series
     (mucked and folded hands stay private during play), or as each hand ends."""
+    # Blind levels (G7), off by default (G5): a ready structure's name or custom levels
+    # "1/2, 2/4, 5/10/1", each level lasting level_length hands or minutes.
+    levels: Annotated[str, Field(min_length=1, max_length=1000)] | None = None
+    level_unit: Literal["hands", "minutes"] = "hands"
+    level_length: Annotated[int, Field(ge=1, le=10_000)] = 10
+    antes_from: Annotated[int, Field(ge=1, le=40)] | None = None
 
     @model_validator(mode="after")
     def _blinds(self) -> CreateTable:

@@ -87,6 +87,9 @@ class SeriesSnapshot:
     stop_requested: bool
     should_stop: bool
     """Whether the series ends after the hand in progress (asked, or a stop condition met)."""
+    level: Mapping[str, Any] | None = None
+    """The blind level, the next and the countdown (G7, :meth:`Countdown.to_dict`), or
+    ``None`` with fixed blinds."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -59,7 +59,13 @@ def _series_snapshot(table: LiveTable, series: Series | None,
         players=series.config.players, starting_stack=series.config.starting_stack,
         finished=_finished(table, series), stop_requested=series.stop_requested,
         should_stop=series.in_hand and (table.stop_logged or series.stop_requested
-                                        or series.should_stop(wall)))
+                                        or series.should_stop(wall)),
+        level=_level(series, wall))
+
+
+def _level(series: Series, wall: datetime) -> dict[str, Any] | None:
+    countdown = series.countdown(wall)
+    return None if countdown is None else countdown.to_dict()
 
 
 def _finished(table: LiveTable, series: Series) -> tuple[FinishedHand, ...]:

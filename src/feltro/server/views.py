@@ -98,7 +98,8 @@ def table_view(snap: TableSnapshot, lang: str) -> TableOut:
         paused=snap.paused, pause_pending=snap.paused and snap.in_hand,
         next_hand_at=_next_hand_at(snap, outcome is not None),
         hands_played=len(series.finished) if series is not None else 0,
-        problem=_problem(snap, lang), **_fair(snap))
+        problem=_problem(snap, lang), **_fair(snap),
+        level=dict(series.level) if series is not None and series.level is not None else None)
 
 
 def _problem(snap: TableSnapshot, lang: str) -> str | None:
