@@ -107,12 +107,15 @@ class Countdown:
     seconds_left: int | None
     """By time: seconds until the next level is due (0: it starts with the next hand); ``None``
     before the first hand, when the clock has not started."""
+    due_at: datetime | None = None
+    """By time: when the next level is due (a client counts down to it by its own clock)."""
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready, for the phones, the TV and the terminal."""
         return {"level": self.level, "blinds": _level_dict(self.blinds),
                 "next": None if self.next_blinds is None else _level_dict(self.next_blinds),
-                "hands_left": self.hands_left, "seconds_left": self.seconds_left}
+                "hands_left": self.hands_left, "seconds_left": self.seconds_left,
+                "due_at": None if self.due_at is None else self.due_at.isoformat()}
 
 
 def _unit(unit: str) -> LevelUnit:
@@ -258,9 +261,11 @@ class BlindSchedule:
         """
         following = self.level(current + 1) if current < self.last else None
         hands_left = seconds_left = None
+        due_at: datetime | None = None
         if following is not None and self.unit is LevelUnit.HANDS:
             hands_left = max(0, current * self.length - hands_played)
         elif following is not None and clock_start is not None and now is not None:
             due_at = clock_start + timedelta(minutes=current * self.length)
             seconds_left = max(0, int((due_at - now).total_seconds()))
-        return Countdown(current, self.level(current), following, hands_left, seconds_left)
+        return Countdown(current, self.level(current), following, hands_left, seconds_left,
+                         due_at)

@@ -21,6 +21,7 @@ from feltro.cli.invoked import feltro_command
 from feltro.cli.language import BOT_NAMES, LANG_HELP, resolve_language
 
 if TYPE_CHECKING:
+    from feltro.levels import BlindSchedule
     from feltro.session import Player, Session
     from feltro.store import SeriesStore
     from feltro.tui.app import PlayApp
@@ -81,6 +82,29 @@ def choose_players(
     for i in range(count):
         seats.append(Player(len(humans) + i + 1, names[i], bot=levels[i % len(levels)]))
     return seats
+
+
+def blind_schedule(levels: str | None, hands: int | None, minutes: int | None,
+                   antes_from: int | None, lang: str = "en") -> BlindSchedule | None:
+    """The blind levels ``--levels`` and its options ask for (G7), ``None`` for fixed blinds.
+
+    :raises typer.BadParameter: for levels that cannot be read, or both units at once.
+    """
+    from feltro.errors import ConfigError
+    from feltro.i18n import t
+    from feltro.levels import BlindSchedule, LevelUnit
+
+    if levels is None:
+        return None
+    if hands is not None and minutes is not None:
+        raise typer.BadParameter(t("levels.error_both", lang), param_hint="--level-minutes")
+    unit = LevelUnit.MINUTES if minutes is not None else LevelUnit.HANDS
+    try:
+        return BlindSchedule.parse(levels, unit=unit, length=minutes or hands or 10,
+                                   ante_from=antes_from)
+    except ConfigError:
+        raise typer.BadParameter(t("levels.error", lang, text=levels[:80]),
+                                 param_hint="--levels") from None
 
 
 def _bot_levels(bots: str | None, level: str, lang: str) -> tuple[int | None, list[str]]:
@@ -159,6 +183,17 @@ def play(
     hands: Annotated[int | None, typer.Option(
         min=1, help="Stop after this many hands (G6: the biggest stack wins).")] = None,
     stack: Annotated[int, typer.Option(min=1, help="Starting stack (G2).")] = 200,
+    levels: Annotated[str | None, typer.Option(
+        help="Blind levels (G7): standard, turbo, slow, or custom levels '1/2, 2/4, 5/10/1' "
+             "(small/big/ante). Default: fixed blinds 1/2 (G5).")] = None,
+    level_hands: Annotated[int | None, typer.Option(
+        min=1, max=10_000, help="With --levels: a new level every N hands (default 10).")]
+    = None,
+    level_minutes: Annotated[int | None, typer.Option(
+        min=1, max=10_000, help="With --levels: a new level every N minutes from the first "
+                                "deal.")] = None,
+    antes_from: Annotated[int | None, typer.Option(
+        min=1, max=40, help="With --levels: antes from this level on.")] = None,
     resume: Annotated[bool, typer.Option(
         "--resume", help="Continue the last interrupted series (or --series ID).")] = False,
     series: Annotated[str | None, typer.Option(
@@ -179,6 +214,7 @@ def play(
         seats = choose_players(humans=_humans(hotseat, name, language), players=players,
                                bots=bots, level=level, lang=language)
         stop = parse_stop_at(stop_at, now, language) if stop_at else None
+        schedule = blind_schedule(levels, level_hands, level_minutes, antes_from, language)
     try:
         if not resume and series is None:
             choice = _offer_unfinished(root, language)
@@ -194,7 +230,8 @@ def play(
                 language = players_lang
         else:
             folder = new_series_folder(root, now)
-            session, store = _create(folder, seats, seed, stop, hands, stack, language)
+            session, store = _create(folder, seats, seed, stop, hands, stack, language,
+                                     schedule)
     except (FeltroError, OSError) as exc:  # a damaged log, a folder we cannot write
         typer.echo(f"feltro: {exc}", err=True)
         raise typer.Exit(1) from None
@@ -210,13 +247,14 @@ def play(
 
 def _create(folder: SeriesFolder, seats: list[Player], seed: int | None,
             stop: datetime | None, hands: int | None, stack: int,
-            lang: str) -> tuple[Session, SeriesStore]:
+            lang: str, schedule: BlindSchedule | None = None) -> tuple[Session, SeriesStore]:
     from feltro.series import SeriesConfig
     from feltro.session import Session
     from feltro.store import SeriesStore
 
     config = SeriesConfig(players={p.seat: p.name for p in seats}, seat_count=len(seats),
-                          starting_stack=stack, stop_at=stop, max_hands=hands)
+                          starting_stack=stack, stop_at=stop, max_hands=hands,
+                          levels=schedule)
     folder.write_players(seats, lang)
     store = SeriesStore.create(folder.log, config, series_seed=seed)
     try:

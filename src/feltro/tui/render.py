@@ -21,6 +21,7 @@ from feltro.i18n import t
 from feltro.series import End, Standing
 from feltro.session import Player, Session
 from feltro.table import Seating
+from feltro.tui.levelwords import level_text
 from feltro.tui.text import (
     LogContext,
     cards_text,
@@ -67,12 +68,17 @@ def countdown(stop_at: datetime, now: datetime) -> str:
 
 
 def header_line(session: Session, lang: str, now: datetime) -> Text:
-    """Hand number, blinds, players left, and the countdown to the stop time (G6)."""
+    """Hand number, blinds (or the blind level, the next and its countdown, G7), players left,
+    and the countdown to the stop time (G6)."""
     config = session.series.config
     parts = [t("app.title", lang)]
     if session.hand_number:
         parts.append(t("header.hand", lang, number=session.hand_number))
-    parts.append(t("header.blinds", lang, small=config.small_blind, big=config.big_blind))
+    level = session.series.countdown(now)
+    if level is None:
+        parts.append(t("header.blinds", lang, small=config.small_blind, big=config.big_blind))
+    else:
+        parts.append(level_text(level, lang))
     parts.append(t("header.players", lang, alive=len(session.series.alive),
                    total=len(config.players)))
     line = Text(" · ".join(parts), style="bold")

@@ -10,6 +10,7 @@ import {
   botLabel, ordinal, qrImage, standingsView, stopText, toast,
 } from "./ui.js";
 import { resultsView } from "./results.js";
+import { levelText } from "./levels.js";
 
 const app = { tableId: tableIdFromPath(), link: null, state: null, built: false, resultsFor: null };
 
@@ -143,6 +144,8 @@ async function copy(text, box) {
 function statusParts(table) {
   const parts = [h("p", {}, h("strong", {}, t(`web.status.${table.status}`, { problem: table.problem || "" })))];
   if (table.hand) parts.push(h("p", {}, t("web.hand.number", { n: table.hand.number })));
+  const level = levelText(table, app.link.now());
+  if (level) parts.push(h("p", { "data-level": "1" }, level));
   if (table.pause_pending) parts.push(h("p", { class: "warn" }, t("web.hand.pause_pending")));
   const stop = stopText(table, app.link.now());
   if (stop) parts.push(h("p", { "data-stop": "1" }, stop));

@@ -9,6 +9,7 @@ import {
   standingsView, stopText, timerBar, toast, nameOf,
 } from "./ui.js";
 import { resultsView } from "./results.js";
+import { levelText } from "./levels.js";
 import { CONTRIBUTE_ID, badCards, contributeIfDue, forgetSent } from "./fairclient.js";
 
 const app = {
@@ -145,7 +146,8 @@ function handInfo(table) {
   const parts = [];
   const settings = table.settings;
   if (table.hand) parts.push(t("web.hand.number", { n: table.hand.number }));
-  parts.push(t("web.hand.blinds", { sb: settings.small_blind, bb: settings.big_blind }));
+  parts.push(levelText(table, app.link.now())
+    || t("web.hand.blinds", { sb: settings.small_blind, bb: settings.big_blind }));
   if (table.hand && !table.hand.over) parts.push(t(`web.street.${table.hand.street}`));
   return parts.join(" · ");
 }

@@ -9,6 +9,7 @@ import {
   $, h, actionText, announceLog, boardView, logLine, nameOf,
   potsView, qrImage, seatList, showdownView, standingsView, stopText,
 } from "./ui.js";
+import { levelText } from "./levels.js";
 import { resultsView } from "./results.js";
 
 const app = { tableId: tableIdFromPath(), link: null, state: null, heard: { hand: 0, log: 0 }, resultsFor: null };
@@ -57,7 +58,8 @@ function render() {
   const hand = table.hand;
   const info = [];
   if (hand) info.push(t("web.hand.number", { n: hand.number }));
-  info.push(t("web.hand.blinds", { sb: table.settings.small_blind, bb: table.settings.big_blind }));
+  info.push(levelText(table, now)
+    || t("web.hand.blinds", { sb: table.settings.small_blind, bb: table.settings.big_blind }));
   if (hand && !hand.over) info.push(t(`web.street.${hand.street}`));
   const banner = [];
   if (table.status === "lobby") {

@@ -1,0 +1,101 @@
+"""Blind levels (G7) in the terminal game: ``feltro play --levels``, the level, the next and
+the countdown in the header, the level of each saved hand, and resume at the same level."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+from pathlib import Path
+from typing import Any
+
+import pytest
+from tuikit import NOW, make_session, plain
+from typer.testing import CliRunner
+
+from feltro.cli import app as cli
+from feltro.levels import BlindSchedule
+from feltro.session import Session
+from feltro.tui.app import PlayApp
+from feltro.tui.datadir import SeriesFolder
+from feltro.tui.render import header_line
+
+runner = CliRunner()
+
+
+@pytest.fixture
+def data(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    folder = tmp_path / "data"
+    monkeypatch.setenv("FELTRO_DATA_DIR", str(folder))
+    monkeypatch.setenv("LANG", "en_US.UTF-8")
+    return folder
+
+
+@pytest.fixture
+def played(monkeypatch: pytest.MonkeyPatch) -> list[PlayApp]:
+    """Each run plays three hands, the person checking or folding, and leaves."""
+    apps: list[PlayApp] = []
+
+    def run(self: PlayApp, *args: Any, **kwargs: Any) -> None:
+        apps.append(self)
+        session: Session = self.session
+        for _ in range(3):
+            if not session.in_hand and not session.next_hand():
+                return
+            while session.in_hand:
+                if session.bot_to_act:
+                    session.bot_act()
+                else:
+                    seat = session.human_to_act
+                    assert seat is not None
+                    session.act(seat, session.legal().passive)
+            self.hand_ended(session)
+
+    monkeypatch.setattr(PlayApp, "run", run)
+    return apps
+
+
+def test_play_with_levels_saves_each_hands_level_and_resumes_at_it_G7(
+        data: Path, played: list[PlayApp]) -> None:
+    result = runner.invoke(cli, ["play", "--seed", "5", "--players", "3", "--bots", "station",
+                                 "--levels", "turbo", "--level-hands", "2",
+                                 "--antes-from", "2"])
+    assert result.exit_code == 0, result.output
+    (folder,) = (data / "series").iterdir()
+    saved = SeriesFolder(folder)
+    assert [saved.load_hand(n).level for n in (1, 2, 3)] == [1, 1, 2]
+    assert saved.load_hand(3).antes == (1, 1, 1)
+    again = runner.invoke(cli, ["play", "--resume"])
+    assert again.exit_code == 0, again.output
+    series = played[1].session.series
+    assert [s.level for s in series.summaries] == [1, 1, 2, 2, 3, 3]
+    assert saved.load_hand(5).level == 3
+
+
+@pytest.mark.parametrize(("args", "says"), [
+    (["--levels", "1/2, oops"], "Blind levels not understood"),
+    (["--levels", "turbo", "--antes-from", "9"], "Blind levels not understood"),
+    (["--levels", "turbo", "--level-hands", "3", "--level-minutes", "5"], "not both"),
+])
+def test_bad_levels_are_refused_before_the_game_G7(data: Path, played: list[PlayApp],
+                                                   args: list[str], says: str) -> None:
+    result = runner.invoke(cli, ["play", *args])
+    assert result.exit_code != 0
+    assert says in " ".join(result.output.replace("│", " ").split())
+    assert played == []
+
+
+def test_the_header_shows_the_level_the_next_and_the_countdown_G7() -> None:
+    schedule = BlindSchedule.ready("standard", unit="minutes", length=20, ante_from=2)
+    session = make_session(levels=schedule)
+    session.next_hand(NOW)
+    assert "Level 1: 1/2 · next 2/4 ante 1 in 20:00" in plain(
+        header_line(session, "en", NOW), width=200)
+    assert "Nível 1: 1/2 · a seguir 2/4 ante 1 daqui a 5:30" in plain(
+        header_line(session, "pt-PT", NOW + timedelta(minutes=14, seconds=30)), width=200)
+    assert "next 2/4 ante 1 from the next hand" in plain(
+        header_line(session, "en", NOW + timedelta(minutes=25)), width=200)
+
+
+def test_fixed_blinds_keep_the_old_header_G5() -> None:
+    session = make_session()
+    session.next_hand(NOW)
+    assert "Blinds 1/2" in plain(header_line(session, "en", NOW), width=200)
