@@ -148,8 +148,10 @@ def test_a_schedule_survives_the_config_round_trip_G7() -> None:
     config = SeriesConfig.with_players(2, levels=schedule)
     assert SeriesConfig.from_dict(config.to_dict()) == config
     for name in READY:
-        ready = BlindSchedule.ready(name, unit=LevelUnit.HANDS, length=7, ante_from=2)
-        assert BlindSchedule.from_dict(ready.to_dict()) == ready
+        for ante_from in (None, 2):  # no antes stays no antes
+            ready = BlindSchedule.ready(name, unit=LevelUnit.HANDS, length=7,
+                                        ante_from=ante_from)
+            assert BlindSchedule.from_dict(ready.to_dict()) == ready
 
 
 _LEVEL = st.tuples(st.integers(1, 50), st.integers(0, 50), st.integers(0, 10)).map(

@@ -220,7 +220,7 @@ class BlindSchedule:
         if not isinstance(name, str) or len(name) > 40:
             raise ConfigError("a blind schedule's name is at most 40 characters")
         return cls(levels=schedule.levels, unit=schedule.unit, length=schedule.length,
-                   ante_from=schedule.ante_from, name=name)
+                   ante_from=data["ante_from"], name=name)
 
     # --- reading ------------------------------------------------------------------------------
 

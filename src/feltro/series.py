@@ -1,4 +1,4 @@
-"""A whole freezeout series over the hand engine (G1-G7, D1, D2, D7-D10).
+"""A whole freezeout series over the hand engine (G1-G9, D1, D2, D7-D10).
 
 A :class:`Series` seats 2-10 players in fixed seats, draws the button (D2), and plays hands one
 after another: it asks :mod:`feltro.table` where the button and blinds go (D7-D9), builds the
@@ -39,21 +39,22 @@ import random
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
-from enum import StrEnum
 from types import MappingProxyType
 
 from feltro.actions import Action
 from feltro.cards import Deck
-from feltro.errors import ConfigError, IllegalActionError, Refusal, SeriesError
+from feltro.errors import ConfigError, EntryError, IllegalActionError, Refusal, SeriesError
 from feltro.events import Event
-from feltro.hand import Hand, HandConfig, HandResult
+from feltro.hand import Hand, HandConfig
 from feltro.levels import Countdown, Level
 from feltro.seriesconfig import SeriesConfig
+from feltro.seriesdata import End, HandSummary, Outcome, Standing, rank_by_stack
 from feltro.table import (
     ButtonDraw,
     Seating,
     draw_button,
     first_seating,
+    hands_to_wait,
     next_seating,
 )
 
@@ -71,15 +72,6 @@ __all__ = [
 ]
 
 
-class End(StrEnum):
-    """How a series ended."""
-
-    LAST_PLAYER = "last_player"
-    """One player has every chip (G4)."""
-    STOPPED = "stopped"
-    """The agreed stop came first (G6): the biggest stack wins, equal stacks co-win."""
-
-
 def derive_seed(series_seed: int, purpose: str) -> int:
     """A 128-bit seed for *purpose* (``"button"``, ``"hand 12"``) derived from the series seed.
 
@@ -89,75 +81,11 @@ def derive_seed(series_seed: int, purpose: str) -> int:
     return int.from_bytes(digest, "big")
 
 
-@dataclass(frozen=True, slots=True)
-class HandSummary:
-    """One finished hand, as the series saw it."""
-
-    number: int
-    """1 for the first hand of the series."""
-    seed: int
-    """The shuffle seed: ``Deck.shuffled(random.Random(seed))`` is this hand's deck (unless the
-    series has a ``deck_source``)."""
-    seating: Seating
-    stacks_before: Mapping[int, int]
-    """Seat -> chips when the hand started (every seat of the series, 0 when out)."""
-    stacks_after: Mapping[int, int]
-    """Seat -> chips after the pots were paid."""
-    eliminated: tuple[int, ...]
-    """Seats busted by this hand, best finishing place first."""
-    result: HandResult
-    hand: Hand
-    """The finished hand itself, with every card and event (for hand histories)."""
-    level: int = 1
-    """The blind level it was dealt at (G7; always 1 with fixed blinds)."""
-
-
-@dataclass(frozen=True, slots=True)
-class Standing:
-    """One player's line in the standings."""
-
-    place: int
-    """1 = first. Players still in are ranked by stack (provisional until the end)."""
-    seat: int
-    name: str
-    stack: int
-    """Chips at the end of the last finished hand."""
-    out_in_hand: int | None
-    """The hand that eliminated the player, or ``None`` while they are still in."""
-
-
-@dataclass(frozen=True, slots=True)
-class Outcome:
-    """How the series ended."""
-
-    end: End
-    winners: tuple[int, ...]
-    """The winning seats: one after a freezeout, possibly several on equal stacks (G6)."""
-    stacks: Mapping[int, int]
-    """Seat -> final chips, every seat of the series."""
-    hands: int
-    """Hands played."""
-
-
-def rank_by_stack(stacks: Mapping[int, int], first_place: int = 1) -> dict[int, int]:
-    """Places for *stacks* (seat -> chips), bigger first, equal stacks sharing a place.
-
-    >>> rank_by_stack({1: 50, 2: 80, 3: 50, 4: 10}, first_place=3)
-    {2: 3, 1: 4, 3: 4, 4: 6}
-    """
-    ordered = sorted(stacks, key=lambda seat: (-stacks[seat], seat))
-    places: dict[int, int] = {}
-    for index, seat in enumerate(ordered):
-        previous = ordered[index - 1] if index else None
-        tied = previous is not None and stacks[previous] == stacks[seat]
-        places[seat] = places[previous] if tied and previous is not None else first_place + index
-    return places
-
-
 @dataclass
 class _Finish:
-    place: int
     hand: int
+    stack_before: int
+    """Chips when that hand started: who busts in the same hand finishes by them (G4)."""
 
 
 @dataclass
@@ -200,6 +128,9 @@ class Series:
             config.players, random.Random(derive_seed(series_seed, "button")))
         self._stacks = dict.fromkeys(config.players, config.starting_stack)
         self._finishes: dict[int, _Finish] = {}
+        self._names = dict(config.players)
+        self._waiting: set[int] = set()
+        self._reentries: dict[int, int] = {}
         self._current: _Current | None = None
         self._summaries: list[HandSummary] = []
         self._stop_requested = False
@@ -309,8 +240,35 @@ class Series:
 
     @property
     def alive(self) -> tuple[int, ...]:
-        """Seats still in the series, in seat order."""
-        return tuple(seat for seat, chips in self._stacks.items() if chips > 0)
+        """Seats still in the series (waiting ones too, G8, G9), in seat order."""
+        return tuple(sorted(seat for seat, chips in self._stacks.items() if chips > 0))
+
+    @property
+    def players(self) -> Mapping[int, str]:
+        """Seat -> name: the series' players and the late seats (G9)."""
+        return MappingProxyType(self._names)
+
+    @property
+    def waiting(self) -> tuple[int, ...]:
+        """Seats that re-entered or sat down late and wait for the big blind (G8, G9, D8)."""
+        return tuple(sorted(self._waiting))
+
+    def reentries(self, seat: int) -> int:
+        """Fresh starting stacks *seat* took (G8)."""
+        return self._reentries.get(seat, 0)
+
+    def joins_in(self, seat: int) -> int | None:
+        """The hand a waiting *seat* is dealt in at, posting the big blind, if nobody is
+        eliminated meanwhile (D8, G8, G9); ``None`` when it is not waiting."""
+        if seat not in self._waiting:
+            return None
+        if self._current is None:
+            return 1
+        playing = set(self.alive) - self._waiting
+        if len(playing) < 2:
+            return self.hand_number + 1
+        return self.hand_number + 1 + hands_to_wait(self._current.seating,
+                                                    set(self.alive), seat)
 
     @property
     def summaries(self) -> Sequence[HandSummary]:
@@ -329,10 +287,17 @@ class Series:
         """
         alive = {seat: chips for seat, chips in self._stacks.items() if chips > 0}
         places = rank_by_stack(alive)
-        rows = [Standing(places[seat], seat, self.config.players[seat], chips, None)
-                for seat, chips in alive.items()]
-        rows += [Standing(finish.place, seat, self.config.players[seat], 0, finish.hand)
-                 for seat, finish in self._finishes.items()]
+        # The eliminated: later out finishes higher; out together, the bigger stack (G4).
+        out = {seat: (-finish.hand, -finish.stack_before)
+               for seat, finish in self._finishes.items()}
+        ordered = sorted(out, key=lambda seat: (out[seat], seat))
+        for index, seat in enumerate(ordered):
+            tied = index > 0 and out[ordered[index - 1]] == out[seat]
+            places[seat] = places[ordered[index - 1]] if tied else len(alive) + 1 + index
+        rows = [Standing(places[seat], seat, self._names[seat], chips, None,
+                         self.reentries(seat)) for seat, chips in alive.items()]
+        rows += [Standing(places[seat], seat, self._names[seat], 0, finish.hand,
+                          self.reentries(seat)) for seat, finish in self._finishes.items()]
         return tuple(sorted(rows, key=lambda r: (r.place, -r.stack, r.seat)))
 
     def should_stop(self, now: datetime | None = None) -> bool:
@@ -378,8 +343,12 @@ class Series:
             return None
         number = self.hand_number + 1
         level = self._next_level(now)
-        seating = (first_seating(self.alive, self.draw.button) if self._current is None
-                   else next_seating(self._current.seating, self.alive))
+        if self._current is None:
+            seating = first_seating(self.alive, self.draw.button)
+        else:
+            playing = set(self.alive) - self._waiting
+            seating = next_seating(self._current.seating, playing, self._waiting)
+        self._waiting -= set(seating.order)
         seed = derive_seed(self.series_seed, f"hand {number}")
         self._level = level
         bets = self.blinds
@@ -431,6 +400,72 @@ class Series:
             self._settle()
         return tuple(events)
 
+    # --- re-entries and late seats (G8, G9) --------------------------------------------------
+
+    def entries_open(self, now: datetime | None = None) -> bool:
+        """Whether the re-entry period is open (G8): a re-entry rule, the series not over, and
+        the level or the time (*now*, the caller's clock) not past its end."""
+        rule = self.config.reentry
+        if rule is None or self.outcome is not None:
+            return False
+        elapsed = (now - self._clock_start
+                   if now is not None and self._clock_start is not None else None)
+        return rule.is_open(level=self._level, elapsed=elapsed)
+
+    def reenter(self, seat: int, now: datetime | None = None) -> None:
+        """A busted player takes a fresh starting stack (G8, the host having approved) and
+        waits for the big blind (D8, :meth:`joins_in`). Chips enter only here, between hands.
+
+        :raises EntryError: why not, as a :class:`Refusal` (``G8``, see its table).
+        """
+        self._check_entry("G8", now)
+        if self._stacks.get(seat) != 0 or seat not in self._finishes:
+            raise EntryError(Refusal("G8", "not-out", {"seat": seat}),
+                             f"seat {seat} has no player out of chips")
+        assert self.config.reentry is not None
+        if self.reentries(seat) >= self.config.reentry.times:
+            raise EntryError(Refusal("G8", "used-up", {"seat": seat,
+                                                       "times": self.config.reentry.times}),
+                             f"seat {seat} took every re-entry allowed")
+        del self._finishes[seat]
+        self._reentries[seat] = self.reentries(seat) + 1
+        self._stacks[seat] = self.config.starting_stack
+        self._waiting.add(seat)
+
+    def seat_late(self, seat: int, name: str, now: datetime | None = None) -> None:
+        """A player arriving in the re-entry period sits at free *seat* with a starting stack
+        (G9) and waits for the big blind (D8, :meth:`joins_in`).
+
+        :raises EntryError: why not, as a :class:`Refusal` (``G9``, see its table).
+        :raises ConfigError: for a name that is empty or over 40 characters.
+        """
+        self._check_entry("G9", now)
+        if type(seat) is not int or not 1 <= seat <= self.config.seat_count:
+            raise EntryError(Refusal("G9", "no-such-seat",
+                                     {"seat": seat if type(seat) is int else 0,
+                                      "seats": self.config.seat_count}),
+                             f"there is no seat {seat!r} (seats 1..{self.config.seat_count})")
+        if seat in self._names:
+            raise EntryError(Refusal("G9", "seat-taken", {"seat": seat}),
+                             f"seat {seat} is taken")
+        if not isinstance(name, str) or not name.strip() or len(name) > 40:
+            raise ConfigError(f"seat {seat}: a player needs a name of 1..40 characters")
+        self._names[seat] = name
+        self._stacks[seat] = self.config.starting_stack
+        self._waiting.add(seat)
+
+    def _check_entry(self, rule: str, now: datetime | None) -> None:
+        reentry = self.config.reentry
+        if reentry is None or (rule == "G9" and not reentry.late_seats):
+            raise EntryError(Refusal(rule, "not-offered", {}),
+                             "this table has no re-entry period" if rule == "G8"
+                             else "this table takes no late seats")
+        if self.in_hand:
+            raise EntryError(Refusal(rule, "in-hand", {}), "wait for the hand to end")
+        if not self.entries_open(now):
+            raise EntryError(Refusal(rule, "closed", {"level": self._level}),
+                             "the re-entry period is over")
+
     # --- internals --------------------------------------------------------------------------
 
     def _settle(self) -> None:
@@ -443,11 +478,11 @@ class Series:
         # G3: chips only move between players.
         assert sum(self._stacks.values()) == sum(current.stacks_before.values())
         busted = [seat for seat in current.seating.order if self._stacks[seat] == 0]
-        survivors = len(current.seating.order) - len(busted)
+        survivors = len(self.alive)  # waiting seats (G8, G9) are still in
         before = {seat: current.stacks_before[seat] for seat in busted}
         places = rank_by_stack(before, first_place=survivors + 1)
-        for seat, place in places.items():
-            self._finishes[seat] = _Finish(place, current.number)
+        for seat in busted:
+            self._finishes[seat] = _Finish(current.number, before[seat])
         current.settled = True
         self._summaries.append(HandSummary(
             number=current.number,

@@ -12,6 +12,7 @@ from types import MappingProxyType
 from typing import Any
 
 from feltro.config import Structure
+from feltro.entries import ReentryRule
 from feltro.errors import ConfigError
 from feltro.levels import BlindSchedule
 from feltro.table import validate_seats
@@ -49,6 +50,9 @@ class SeriesConfig:
     """Stop after this many hands (G6 counted in hands; ``feltro simulate --stop-after-hands``)."""
     structure: Structure = Structure.NO_LIMIT
     """No-limit (G1, the house rule), or the pot-limit and fixed-limit variants (B10)."""
+    reentry: ReentryRule | None = None
+    """The re-entry period and late seats (G8, G9); ``None`` is the house rule, a freezeout
+    (G4)."""
     levels: BlindSchedule | None = None
     """Blind levels (G7); ``None`` is the house rule, fixed blinds (G5). With a schedule,
     ``small_blind``, ``big_blind`` and ``ante`` are those of its first level."""
@@ -78,6 +82,12 @@ class SeriesConfig:
                               f"{', '.join(s.value for s in Structure)}") from None
         ordered = dict(sorted(self.players.items()))
         object.__setattr__(self, "players", MappingProxyType(ordered))
+        if self.reentry is not None and not isinstance(self.reentry, ReentryRule):
+            raise ConfigError("reentry must be a ReentryRule")
+        if self.reentry is not None and self.reentry.until_level is not None and (
+                self.levels is None or self.reentry.until_level > self.levels.last):
+            raise ConfigError("a re-entry period that ends at a blind level needs blind "
+                              "levels with that level (G7, G8)")
         if self.levels is not None:
             if not isinstance(self.levels, BlindSchedule):
                 raise ConfigError("levels must be a BlindSchedule")
@@ -110,6 +120,7 @@ class SeriesConfig:
             "max_hands": self.max_hands,
             "structure": self.structure.value,
             **({} if self.levels is None else {"levels": self.levels.to_dict()}),
+            **({} if self.reentry is None else {"reentry": self.reentry.to_dict()}),
         }
 
     @classmethod
@@ -133,6 +144,8 @@ class SeriesConfig:
                 structure=data.get("structure", Structure.NO_LIMIT),
                 levels=(BlindSchedule.from_dict(data["levels"]) if data.get("levels")
                         else None),
+                reentry=(ReentryRule.from_dict(data["reentry"]) if data.get("reentry")
+                         else None),
             )
         except (KeyError, TypeError, ValueError, AttributeError) as exc:
             if isinstance(exc, ConfigError):
