@@ -251,3 +251,27 @@ def test_random_entries_conserve_chips_and_never_skip_the_big_blind_G8_G9_D8(
     places = [r.place for r in series.standings()]
     assert places == sorted(places)
     assert places[0] == 1
+
+
+def test_a_season_night_counts_reentries_and_late_players_G8_G9() -> None:
+    from feltro.season.night import night_of
+
+    rule = ReentryRule(times=2, until_level=3, late_seats=True)
+    config = _config(reentry=rule, levels=BlindSchedule.ready("turbo", length=4))
+
+    def hook(driver: Series | SeriesStore, series: Series, now: datetime) -> None:
+        reenter_all(driver, series, now)
+        if series.hand_number == 2 and 6 not in series.players:
+            driver.seat_late(6, "Zé", now)
+
+    series = play(Series(config, 21), hook)
+    night = night_of(series, key="terminal:x", label="x", date="2026-05-01")
+    by_name = {player.name: player for player in night.players}
+    assert "Zé" in by_name
+    assert by_name["Zé"].hands > 0
+    assert {p.name: p.reentries for p in night.players} == {
+        name: series.reentries(seat) for seat, name in series.players.items()}
+    assert sum(p.reentries or 0 for p in night.players) >= 2
+    freezeout = play(Series(SeriesConfig.with_players(3, starting_stack=10), 2))
+    assert all(p.reentries is None for p in night_of(
+        freezeout, key="terminal:y", label="y", date="2026-05-01").players)
