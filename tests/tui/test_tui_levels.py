@@ -8,10 +8,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from tuikit import NOW, make_session, plain
+from tuikit import NOW, make_app, make_session, plain, screen_text, settle
 from typer.testing import CliRunner
 
 from feltro.cli import app as cli
+from feltro.entries import ReentryRule
 from feltro.levels import BlindSchedule
 from feltro.session import Session
 from feltro.tui.app import PlayApp
@@ -19,6 +20,7 @@ from feltro.tui.datadir import SeriesFolder
 from feltro.tui.render import header_line
 
 runner = CliRunner()
+SEED = 5
 
 
 @pytest.fixture
@@ -99,3 +101,45 @@ def test_fixed_blinds_keep_the_old_header_G5() -> None:
     session = make_session()
     session.next_hand(NOW)
     assert "Blinds 1/2" in plain(header_line(session, "en", NOW), width=200)
+
+
+@pytest.mark.asyncio
+async def test_a_player_out_of_chips_presses_r_to_re_enter_G8() -> None:
+    session = make_session(bots=("station", "station", "station"), starting_stack=4,
+                           seed=SEED, reentry=ReentryRule(times=1, until_minutes=60))
+    app = make_app(session)
+    async with app.run_test() as pilot:
+        for _ in range(200):
+            mode = await settle(pilot, app)
+            if session.series.stacks.get(1) == 0 and mode == "hand_over":
+                if isinstance(app.screen, type(app.table)):
+                    break
+                await pilot.press("enter")  # the showdown: then the offer waits on the table
+                continue
+            if mode == "series_over":
+                raise AssertionError(f"the series ended before Ana was out: {session.standings()}")
+            await pilot.press("c" if mode == "act" else "enter")
+        assert "Ana is out: press R to re-enter with 4 chips (1 left, G8)." in screen_text(app)
+        await pilot.press("r")
+        assert session.series.reentries(1) == 1
+        assert session.series.stacks[1] == 4
+        text = screen_text(app)
+        assert "Ana re-enters with 4 chips (G8)." in text
+        assert "Dealt in at hand" in text
+        await pilot.press("r")  # once only (times=1): nothing more
+        assert session.series.reentries(1) == 1
+
+
+def test_reentry_options_are_checked_before_the_game_G8(data: Path,
+                                                          played: list[PlayApp]) -> None:
+    for args, says in [(["--reentries", "1"], "give --reentry-level or --reentry-minutes"),
+                       (["--reentries", "1", "--reentry-level", "2"], "needs blind levels")]:
+        result = runner.invoke(cli, ["play", *args])
+        assert result.exit_code != 0
+        assert says in " ".join(result.output.replace("│", " ").split()), result.output
+    result = runner.invoke(cli, ["play", "--players", "3", "--bots", "station", "--reentries",
+                                 "2", "--reentry-minutes", "30"])
+    assert result.exit_code == 0, result.output
+    rule = played[0].session.series.config.reentry
+    assert rule is not None
+    assert (rule.times, rule.until_minutes) == (2, 30)

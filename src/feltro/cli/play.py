@@ -21,6 +21,7 @@ from feltro.cli.invoked import feltro_command
 from feltro.cli.language import BOT_NAMES, LANG_HELP, resolve_language
 
 if TYPE_CHECKING:
+    from feltro.entries import ReentryRule
     from feltro.levels import BlindSchedule
     from feltro.session import Player, Session
     from feltro.store import SeriesStore
@@ -105,6 +106,22 @@ def blind_schedule(levels: str | None, hands: int | None, minutes: int | None,
     except ConfigError:
         raise typer.BadParameter(t("levels.error", lang, text=levels[:80]),
                                  param_hint="--levels") from None
+
+
+def reentry_rule(times: int | None, level: int | None, minutes: int | None,
+                 lang: str = "en") -> ReentryRule | None:
+    """The re-entry period ``--reentries`` asks for (G8), ``None`` for a freezeout (G4).
+
+    :raises typer.BadParameter: without exactly one end (a level or minutes).
+    """
+    from feltro.entries import ReentryRule
+    from feltro.i18n import t
+
+    if times is None:
+        return None
+    if (level is None) == (minutes is None):
+        raise typer.BadParameter(t("entries.error_end", lang), param_hint="--reentries")
+    return ReentryRule(times=times, until_level=level, until_minutes=minutes)
 
 
 def _bot_levels(bots: str | None, level: str, lang: str) -> tuple[int | None, list[str]]:
@@ -194,6 +211,16 @@ def play(
                                 "deal.")] = None,
     antes_from: Annotated[int | None, typer.Option(
         min=1, max=40, help="With --levels: antes from this level on.")] = None,
+    reentries: Annotated[int | None, typer.Option(
+        min=1, max=10, help="A re-entry period (G8): a player out of chips may take a fresh "
+                            "stack this many times (press R). Default: freezeout (G4).")]
+    = None,
+    reentry_level: Annotated[int | None, typer.Option(
+        min=1, max=40, help="With --reentries: the period ends with this blind level.")]
+    = None,
+    reentry_minutes: Annotated[int | None, typer.Option(
+        min=1, max=1440, help="With --reentries: the period ends this many minutes after "
+                              "the first deal.")] = None,
     resume: Annotated[bool, typer.Option(
         "--resume", help="Continue the last interrupted series (or --series ID).")] = False,
     series: Annotated[str | None, typer.Option(
@@ -215,6 +242,11 @@ def play(
                                bots=bots, level=level, lang=language)
         stop = parse_stop_at(stop_at, now, language) if stop_at else None
         schedule = blind_schedule(levels, level_hands, level_minutes, antes_from, language)
+        rule = reentry_rule(reentries, reentry_level, reentry_minutes, language)
+        if rule is not None and rule.until_level is not None and (
+                schedule is None or rule.until_level > schedule.last):
+            raise typer.BadParameter(t("entries.error_level", language),
+                                     param_hint="--reentry-level")
     try:
         if not resume and series is None:
             choice = _offer_unfinished(root, language)
@@ -231,7 +263,7 @@ def play(
         else:
             folder = new_series_folder(root, now)
             session, store = _create(folder, seats, seed, stop, hands, stack, language,
-                                     schedule)
+                                     schedule, rule)
     except (FeltroError, OSError) as exc:  # a damaged log, a folder we cannot write
         typer.echo(f"feltro: {exc}", err=True)
         raise typer.Exit(1) from None
@@ -247,14 +279,15 @@ def play(
 
 def _create(folder: SeriesFolder, seats: list[Player], seed: int | None,
             stop: datetime | None, hands: int | None, stack: int,
-            lang: str, schedule: BlindSchedule | None = None) -> tuple[Session, SeriesStore]:
+            lang: str, schedule: BlindSchedule | None = None,
+            rule: ReentryRule | None = None) -> tuple[Session, SeriesStore]:
     from feltro.series import SeriesConfig
     from feltro.session import Session
     from feltro.store import SeriesStore
 
     config = SeriesConfig(players={p.seat: p.name for p in seats}, seat_count=len(seats),
                           starting_stack=stack, stop_at=stop, max_hands=hands,
-                          levels=schedule)
+                          levels=schedule, reentry=rule)
     folder.write_players(seats, lang)
     store = SeriesStore.create(folder.log, config, series_seed=seed)
     try:

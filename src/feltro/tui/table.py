@@ -32,6 +32,7 @@ from feltro.errors import IllegalActionError
 from feltro.hand import SeatView
 from feltro.i18n import refusal_words, t
 from feltro.tui import render, turn
+from feltro.tui.entrywords import reentered, reentry_offer
 from feltro.tui.screens import (
     HelpTerms,
     LogScreen,
@@ -64,6 +65,8 @@ class TableScreen(Screen[None]):
         """The seat whose private cards are on screen."""
         self.typed = ""
         self.message: Text | None = None
+        self._offered: int | None = None
+        """The hand after which a re-entry was offered (G8)."""
         self._cited: tuple[Text | None, str | None] = (None, None)
         """The refusal on screen and the rule it cites (``?`` opens it)."""
         self._ended_hand = session.hand_number if not session.in_hand else -1
@@ -180,6 +183,9 @@ class TableScreen(Screen[None]):
         self._ended_hand = session.hand_number
         self.play_app.hand_ended(session)
         self.mode = "hand_over"
+        seat = self._reentry_seat()
+        if seat is not None:  # Enter asks once more before the next hand (_continue)
+            self.message = Text(reentry_offer(session, seat, self.lang), style="bold yellow")
         self.refresh_all()
         summary = session.last_summary
         no_human_left = not any(session.series.stacks.get(s, 0) for s in session.humans)
@@ -221,7 +227,12 @@ class TableScreen(Screen[None]):
         if self.session.is_over:
             self._series_over()
             return
+        if self._offer_reentry():  # asked once: Enter again declines
+            self.mode = "hand_over"
+            self.refresh_all()
+            return
         self.mode = "next"
+        self._offered = None
         self._deal()
 
     def _series_over(self) -> None:
@@ -263,6 +274,8 @@ class TableScreen(Screen[None]):
                 self.refresh_all()
         elif self.mode == "act":
             self._action_key(key)
+        elif key == "r" and self._reentry_seat() is not None:
+            self._reenter()
         elif self.mode == "hand_over" and key in ("enter", "space"):
             self._continue()
         elif self.mode in ("bots", "hand_over") and key == "w" and self._spectating():
@@ -271,6 +284,33 @@ class TableScreen(Screen[None]):
                 self.advance()
             else:
                 self._continue()
+
+    def _reentry_seat(self) -> int | None:
+        """A person at the keyboard who is out and may re-enter now (G8), if any."""
+        series = self.session.series
+        rule = series.config.reentry
+        if rule is None or series.in_hand or not series.entries_open(self.play_app.now()):
+            return None
+        return next((seat for seat in self.session.humans
+                     if series.stacks.get(seat) == 0 and series.reentries(seat) < rule.times),
+                    None)
+
+    def _offer_reentry(self) -> bool:
+        """Offer a re-entry to a person who is out (G8), once per hand; whether it did now."""
+        seat = self._reentry_seat()
+        if seat is None or self._offered == self.session.hand_number:
+            return False
+        self._offered = self.session.hand_number
+        self.message = Text(reentry_offer(self.session, seat, self.lang), style="bold yellow")
+        return True
+
+    def _reenter(self) -> None:
+        """The person re-enters (G8: at this keyboard they are their own host)."""
+        seat = self._reentry_seat()
+        assert seat is not None
+        self.session.reenter(seat, self.play_app.now())
+        self.message = Text(reentered(self.session, seat, self.lang), style="bold green")
+        self.refresh_all()
 
     def _help_terms(self) -> HelpTerms:
         config = self.session.series.config
