@@ -13,6 +13,7 @@ from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
 from feltro.series import Series
+from feltro.server.entries import entries_view
 from feltro.server.hand_log import HandLog
 from feltro.server.snapshot import (
     FinishedHand,
@@ -60,7 +61,7 @@ def _series_snapshot(table: LiveTable, series: Series | None,
         finished=_finished(table, series), stop_requested=series.stop_requested,
         should_stop=series.in_hand and (table.stop_logged or series.stop_requested
                                         or series.should_stop(wall)),
-        level=_level(series, wall))
+        level=_level(series, wall), entries=entries_view(series, wall))
 
 
 def _level(series: Series, wall: datetime) -> dict[str, Any] | None:

@@ -14,6 +14,7 @@ from datetime import datetime
 from typing import Any
 
 from feltro.config import Structure
+from feltro.entries import ReentryRule
 from feltro.errors import ConfigError
 from feltro.levels import BlindSchedule
 from feltro.series import SeriesConfig
@@ -43,6 +44,12 @@ class TableSettings:
     between_hands_seconds: float
     bot_seconds: float
     reveal: str = "series"
+    reentries: int | None = None
+    """Re-entries per player in the re-entry period (G8); ``None``: a freezeout (G4)."""
+    reentry_level: int | None = None
+    reentry_minutes: int | None = None
+    late_seats: bool = False
+    """Late seats in the re-entry period (G9)."""
     levels: str | None = None
     """Blind levels (G7): a ready structure or custom levels; ``None``: fixed blinds (G5)."""
     level_unit: str = "hands"
@@ -54,7 +61,7 @@ class TableSettings:
         """Settings from a validated request.
 
         :raises ProtocolError: ``invalid`` for a stop time that is not ISO 8601 with a zone, or
-            blind levels (G7) the schedule refuses.
+            blind levels (G7) or a re-entry period (G8, G9) the series refuses.
         """
         stop_at = None
         if request.stop_at is not None:
@@ -71,6 +78,7 @@ class TableSettings:
         settings = cls(**data)
         try:
             settings.blind_schedule()  # refused now, not when the first hand is dealt
+            settings.series_config({1: "a", 2: "b"})
         except ConfigError as exc:
             raise ProtocolError(ErrorCode.INVALID, f"levels: {exc}") from None
         return settings
@@ -105,6 +113,18 @@ class TableSettings:
         return BlindSchedule.parse(self.levels, unit=self.level_unit, length=self.level_length,
                                    ante_from=self.antes_from)
 
+    def reentry_rule(self) -> ReentryRule | None:
+        """The re-entry period and late seats (G8, G9), or ``None`` for a freezeout (G4).
+
+        :raises ConfigError: without exactly one end (a level or minutes).
+        """
+        if self.reentries is None:
+            if self.late_seats:
+                raise ConfigError("late seats need a re-entry period (G9)")
+            return None
+        return ReentryRule(times=self.reentries, until_level=self.reentry_level,
+                           until_minutes=self.reentry_minutes, late_seats=self.late_seats)
+
     def series_config(self, players: Mapping[int, str]) -> SeriesConfig:
         """The series these settings play with *players* (seat -> name).
 
@@ -116,6 +136,6 @@ class TableSettings:
                 starting_stack=self.stack, small_blind=self.small_blind,
                 big_blind=self.big_blind, ante=self.ante, stop_at=self.stop_at,
                 max_hands=self.max_hands, structure=Structure(self.structure),
-                levels=self.blind_schedule())
+                levels=self.blind_schedule(), reentry=self.reentry_rule())
         except (ConfigError, ValueError) as exc:
             raise ProtocolError(ErrorCode.INVALID, str(exc)) from None
