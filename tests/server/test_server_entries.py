@@ -90,8 +90,9 @@ def test_a_late_player_asks_the_host_accepts_and_joins_at_the_big_blind_G9(
         number = state["table"]["hand"]["number"]
         while seat in series.waiting:
             clock.advance(31)
-            dealt = host.until(lambda f: f["type"] == "state" and f["table"]["hand"] is not None
-                               and f["table"]["hand"]["number"] > number)
+            dealt = host.until(lambda f, after=number: f["type"] == "state"
+                               and f["table"]["hand"] is not None
+                               and f["table"]["hand"]["number"] > after)
             number = dealt["table"]["hand"]["number"]
             if seat in series.waiting:
                 host.until(lambda f: f["type"] == "state" and f["table"]["hand"]["over"])
