@@ -5,6 +5,7 @@ The server's clock is a FakeClock: a hand is dealt only when the test moves it o
 
 from __future__ import annotations
 
+import functools
 from pathlib import Path
 from typing import Any
 
@@ -12,7 +13,7 @@ from srvkit import Frame, Harness, Phone, harness_at, seat_table
 
 from feltro.server.clock import FakeClock
 
-SLOW = {"between_hands_seconds": 30, "bot_seconds": 0}
+SLOW: dict[str, Any] = {"between_hands_seconds": 30, "bot_seconds": 0}
 
 
 def _next_hand_over(h: Harness, clock: FakeClock, host: Phone, after: int) -> Frame:
@@ -20,6 +21,11 @@ def _next_hand_over(h: Harness, clock: FakeClock, host: Phone, after: int) -> Fr
     clock.advance(31)
     return host.until(lambda f: f["type"] == "state" and f["table"]["hand"] is not None
                       and f["table"]["hand"]["number"] > after and f["table"]["hand"]["over"])
+
+
+def _dealt_after(number: int, frame: Frame) -> bool:
+    hand = frame["table"]["hand"] if frame["type"] == "state" else None
+    return hand is not None and bool(hand["number"] > number)
 
 
 def _error(host: Phone, ref: str) -> dict[str, Any]:
@@ -34,7 +40,7 @@ def test_the_host_approves_a_reentry_and_the_rules_judge_it_G8_D8(tmp_path: Path
         created, host, _ = seat_table(h, [], bots=("station",) * 5, stack=10, reentries=1,
                                       reentry_minutes=120, **SLOW)
         series = h.game(created["table_id"]).store.series
-        number, out = 0, []
+        number, out = 0, list[int]()
         while not out:
             state = _next_hand_over(h, clock, host, number)
             number = state["table"]["hand"]["number"]
@@ -90,9 +96,7 @@ def test_a_late_player_asks_the_host_accepts_and_joins_at_the_big_blind_G9(
         number = state["table"]["hand"]["number"]
         while seat in series.waiting:
             clock.advance(31)
-            dealt = host.until(lambda f, after=number: f["type"] == "state"
-                               and f["table"]["hand"] is not None
-                               and f["table"]["hand"]["number"] > after)
+            dealt = host.until(functools.partial(_dealt_after, number))
             number = dealt["table"]["hand"]["number"]
             if seat in series.waiting:
                 host.until(lambda f: f["type"] == "state" and f["table"]["hand"]["over"])
