@@ -123,9 +123,6 @@ def test_refusals_say_which_rule_and_why_G8() -> None:
     config = _config(reentry=rule, levels=BlindSchedule.ready("turbo", length=3))
     series = Series(config, 5)
     series.next_hand(T0)
-    with pytest.raises(EntryError) as during:
-        series.reenter(1, T0)
-    assert during.value.refusal[:2] == ("G8", "in-hand")
     while series.in_hand:
         series.act(series.hand.legal.passive)  # type: ignore[union-attr]
     with pytest.raises(EntryError) as not_out:
@@ -275,3 +272,19 @@ def test_a_season_night_counts_reentries_and_late_players_G8_G9() -> None:
     freezeout = play(Series(SeriesConfig.with_players(3, starting_stack=10), 2))
     assert all(p.reentries is None for p in night_of(
         freezeout, key="terminal:y", label="y", date="2026-05-01").players)
+
+
+def test_an_entry_during_a_hand_stays_out_of_that_hand_G3_G8_G9() -> None:
+    config = _config(reentry=ReentryRule(until_minutes=30, late_seats=True))
+    series = Series(config, 4)
+    hand = series.next_hand(clock(0))
+    assert hand is not None
+    series.seat_late(7, "Zé", clock(0))  # the host accepts while the hand is played
+    assert series.seating is not None
+    assert 7 not in series.seating.order
+    while not hand.is_over:
+        series.act(hand.legal.passive)
+    summary = series.summaries[-1]
+    assert sum(summary.stacks_after[s] for s in summary.seating.order) == 5 * 20  # G3
+    assert sum(series.stacks.values()) == 6 * 20
+    assert series.waiting == (7,)

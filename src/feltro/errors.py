@@ -146,12 +146,10 @@ class EntryError(FeltroError, ValueError):
     ====  =====================  ==================================================================
     G8    ``not-offered``        none: a re-entry at a table without a re-entry period (G4)
     G8    ``closed``             ``level``: a re-entry after the period ended
-    G8    ``in-hand``            none: a re-entry while a hand is being played
     G8    ``not-out``            ``seat``: a re-entry for a player who still has chips
     G8    ``used-up``            ``seat``, ``times``: a re-entry beyond the player's allowance
     G9    ``not-offered``        none: a late seat at a table that takes none
     G9    ``closed``             ``level``: a late seat after the re-entry period ended
-    G9    ``in-hand``            none: a late seat while a hand is being played
     G9    ``seat-taken``         ``seat``: a late seat on a seat someone has
     G9    ``no-such-seat``       ``seat``, ``seats``: a late seat outside ``1..seats``
     ====  =====================  ==================================================================

@@ -414,7 +414,8 @@ class Series:
 
     def reenter(self, seat: int, now: datetime | None = None) -> None:
         """A busted player takes a fresh starting stack (G8, the host having approved) and
-        waits for the big blind (D8, :meth:`joins_in`). Chips enter only here, between hands.
+        waits for the big blind (D8, :meth:`joins_in`). Chips enter only here, and never into
+        a hand being played (G3): during a hand the player is not in it.
 
         :raises EntryError: why not, as a :class:`Refusal` (``G8``, see its table).
         """
@@ -460,8 +461,6 @@ class Series:
             raise EntryError(Refusal(rule, "not-offered", {}),
                              "this table has no re-entry period" if rule == "G8"
                              else "this table takes no late seats")
-        if self.in_hand:
-            raise EntryError(Refusal(rule, "in-hand", {}), "wait for the hand to end")
         if not self.entries_open(now):
             raise EntryError(Refusal(rule, "closed", {"level": self._level}),
                              "the re-entry period is over")
@@ -475,8 +474,8 @@ class Series:
         result = current.hand.result()
         for position, seat in enumerate(current.seating.order):
             self._stacks[seat] = result.stacks[position]
-        # G3: chips only move between players.
-        assert sum(self._stacks.values()) == sum(current.stacks_before.values())
+        # G3: chips only move between the players of the hand (an entry meanwhile is not in it).
+        assert sum(result.stacks) == sum(current.stacks_before[s] for s in current.seating.order)
         busted = [seat for seat in current.seating.order if self._stacks[seat] == 0]
         survivors = len(self.alive)  # waiting seats (G8, G9) are still in
         before = {seat: current.stacks_before[seat] for seat in busted}

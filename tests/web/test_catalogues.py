@@ -43,7 +43,7 @@ def used_keys() -> tuple[set[str], set[str]]:
     for script in SCRIPTS:
         text = script.read_text("utf-8")
         literal |= set(re.findall(r'"((?:web|act|input|table|log|pot|standings|series|refusal|'
-                                  r'bot|error|bye|rules|levels)\.[A-Za-z0-9_.-]+)"', text))
+                                  r'bot|error|bye|rules|levels|entries)\.[A-Za-z0-9_.-]+)"', text))
         prefixes |= set(re.findall(r"`((?:web|series|refusal|log|bot|error|verify|levels)"
                                    r"\.[a-z_.]*)\$\{", text))
     return literal, prefixes

@@ -289,7 +289,7 @@ class TableScreen(Screen[None]):
         """A person at the keyboard who is out and may re-enter now (G8), if any."""
         series = self.session.series
         rule = series.config.reentry
-        if rule is None or series.in_hand or not series.entries_open(self.play_app.now()):
+        if rule is None or not series.entries_open(self.play_app.now()):
             return None
         return next((seat for seat in self.session.humans
                      if series.stacks.get(seat) == 0 and series.reentries(seat) < rule.times),

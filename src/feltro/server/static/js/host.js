@@ -11,6 +11,7 @@ import {
 } from "./ui.js";
 import { resultsView } from "./results.js";
 import { levelText } from "./levels.js";
+import { reentryButton } from "./entries.js";
 
 const app = { tableId: tableIdFromPath(), link: null, state: null, built: false, resultsFor: null };
 
@@ -205,6 +206,8 @@ function seatAdmin(table) {
         send({ type: seat.bot ? "remove_bot" : "remove_player", seat: seat.seat }) },
         t("web.host.remove"), h("span", { class: "sr-only" }, ` ${seat.name}`)));
     }
+    const reenter = playing ? reentryButton(table, seat, send) : null;
+    if (reenter) actions.push(reenter);
     if (playing && !seat.bot && !seat.away && !seat.removed && !seat.out) {
       actions.push(h("button", { type: "button", class: "small", onclick: () => send({ type: "mark_away", seat: seat.seat }) },
         t("web.host.mark_away"), h("span", { class: "sr-only" }, ` ${seat.name}`)));

@@ -10,6 +10,7 @@ import {
 } from "./ui.js";
 import { resultsView } from "./results.js";
 import { levelText } from "./levels.js";
+import { waitingText } from "./entries.js";
 import { CONTRIBUTE_ID, badCards, contributeIfDue, forgetSent } from "./fairclient.js";
 
 const app = {
@@ -167,6 +168,8 @@ function bannerParts(table, you, now) {
   if (app.fairBad.length) {
     parts.push(h("p", { class: "warn", id: "fair-warning", role: "alert" }, t("web.fair.card_bad", { cards: cardsText(app.fairBad) })));
   }
+  const waiting = you.seat !== null ? waitingText(table, you.seat) : null;
+  if (waiting) parts.push(h("p", { "data-waiting": "1" }, waiting));
   if (you.away) {
     parts.push(h("p", { class: "warn" }, t("web.act.away"), " ",
       h("button", { type: "button", onclick: () => app.link.send({ type: "back" }) }, t("web.act.come_back"))));
