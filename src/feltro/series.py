@@ -440,6 +440,16 @@ class Series:
         :raises EntryError: why not, as a :class:`Refusal` (``G9``, see its table).
         :raises ConfigError: for a name that is empty or over 40 characters.
         """
+        self.check_late_seat(seat, name, now)
+        self._names[seat] = name
+        self._stacks[seat] = self.config.starting_stack
+        self._waiting.add(seat)
+
+    def check_late_seat(self, seat: int, name: str, now: datetime | None = None) -> None:
+        """Whether :meth:`seat_late` would seat *name* at *seat* now; changes nothing.
+
+        :raises EntryError: why not (``G9``). :raises ConfigError: for a bad name.
+        """
         self._check_entry("G9", now)
         if type(seat) is not int or not 1 <= seat <= self.config.seat_count:
             raise EntryError(Refusal("G9", "no-such-seat",
@@ -451,9 +461,6 @@ class Series:
                              f"seat {seat} is taken")
         if not isinstance(name, str) or not name.strip() or len(name) > 40:
             raise ConfigError(f"seat {seat}: a player needs a name of 1..40 characters")
-        self._names[seat] = name
-        self._stacks[seat] = self.config.starting_stack
-        self._waiting.add(seat)
 
     def _check_entry(self, rule: str, now: datetime | None) -> None:
         reentry = self.config.reentry

@@ -124,3 +124,38 @@ def test_a_freezeout_refuses_reentries_and_late_players_G4(tmp_path: Path) -> No
                      {"reentries": 1, "reentry_level": 2}):  # no end; no levels
             response = h.client.post("/api/tables", json=body)
             assert response.status_code in (400, 422), (body, response.text)
+
+
+def test_a_late_seat_survives_a_restart_and_a_crash_between_its_two_logs_G9(
+        tmp_path: Path) -> None:
+    from feltro.server.journal import Journal
+
+    data = tmp_path / "data"
+    clock = FakeClock()
+    with harness_at(data, clock=clock) as h:
+        created, host, _ = seat_table(h, [], bots=("station",) * 3, seats=6, stack=200,
+                                      reentries=1, reentry_minutes=120, late_seats=True,
+                                      **SLOW)
+        table_id = created["table_id"]
+        _next_hand_over(h, clock, host, 0)
+        for name in ("Zé", "Lia"):
+            phone = h.phone(table_id)
+            phone.hello()
+            phone.send(type="join", name=name, id="join")
+            phone.until_type("seat_request")
+        requests = {r.name: r for r in h.game(table_id).lobby.pending_requests()}
+        host.send(type="accept", request_id=requests["Zé"].request_id, seat=4, id="acc")
+        assert host.reply("acc")["type"] == "ack"
+        waiting = h.game(table_id).store.series.waiting
+    assert waiting == (4,)
+    # The crash came after the lobby granted Lia seat 5, before the series logged it.
+    journal = Journal(data)
+    journal.append(table_id, "granted", {"request_id": requests["Lia"].request_id, "seat": 5},
+                   "2026-01-01T20:00:30+00:00")
+    journal.close()
+    with harness_at(data, clock=FakeClock()) as h:
+        game = h.game(table_id)
+        series = game.store.series
+        assert (series.players[4], series.players[5]) == ("Zé", "Lia")
+        assert series.waiting == (4, 5)
+        assert set(game.seated.players) == set(series.players)

@@ -25,7 +25,7 @@ if TYPE_CHECKING:
     from feltro.server.live_table import LiveTable
     from feltro.server.lobby import SeatRequest
 
-__all__ = ["accept", "entries_view", "join", "late_seats_open", "reenter"]
+__all__ = ["accept", "entries_view", "join", "late_seats_open", "reconcile", "reenter"]
 
 
 def late_seats_open(table: LiveTable) -> bool:
@@ -72,11 +72,25 @@ def accept(table: LiveTable, request_id: str, seat: int | None) -> None:
         if not free:
             raise ProtocolError(ErrorCode.TABLE_FULL, "every seat is taken")
         chosen = free[0]
-    try:
-        seated.seat_late(Player(chosen, request.name), table.clock.wall())
+    wall = table.clock.wall()
+    try:  # the rules judge first; then the lobby's journal, then the series log
+        store.series.check_late_seat(chosen, request.name, wall)
     except EntryError as exc:
         raise refusal_error(exc.refusal) from None
     table.lobby.accept(request_id, chosen)
+    seated.seat_late(Player(chosen, request.name), wall)
+
+
+def reconcile(table: LiveTable) -> None:
+    """After a crash between a late seat's two logs (the lobby's journal first, then the
+    series log): seat in the series the late players the lobby granted (G9), so that the
+    table resumes with the same players. Called when the series is opened."""
+    store = table.store
+    if store is None or store.series.config.reentry is None:
+        return
+    for seat, state in table.lobby.seats.items():
+        if seat not in store.series.players:
+            store.seat_late(seat, state.name)  # no clock: it was granted in the period
 
 
 def reenter(table: LiveTable, seat: int) -> None:
