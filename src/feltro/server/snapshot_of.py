@@ -57,7 +57,7 @@ def _series_snapshot(table: LiveTable, series: Series | None,
         in_hand=series.in_hand, hand_number=series.hand_number, to_act=series.to_act,
         stacks=dict(series.stacks), standings=standings,
         places={row.seat: row for row in standings}, outcome=series.outcome,
-        players=series.config.players, starting_stack=series.config.starting_stack,
+        players=series.players, starting_stack=series.config.starting_stack,
         finished=_finished(table, series), stop_requested=series.stop_requested,
         should_stop=series.in_hand and (table.stop_logged or series.stop_requested
                                         or series.should_stop(wall)),

@@ -80,7 +80,7 @@ def header_line(session: Session, lang: str, now: datetime) -> Text:
     else:
         parts.append(level_text(level, lang))
     parts.append(t("header.players", lang, alive=len(session.series.alive),
-                   total=len(config.players)))
+                   total=len(session.series.players)))
     line = Text(" · ".join(parts), style="bold")
     if config.stop_at is not None:
         if now >= config.stop_at:

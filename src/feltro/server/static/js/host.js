@@ -11,7 +11,7 @@ import {
 } from "./ui.js";
 import { resultsView } from "./results.js";
 import { levelText } from "./levels.js";
-import { reentryButton } from "./entries.js";
+import { reentryButton, waitingText } from "./entries.js";
 
 const app = { tableId: tableIdFromPath(), link: null, state: null, built: false, resultsFor: null };
 
@@ -200,6 +200,8 @@ function seatAdmin(table) {
     else if (seat.away) words.push(t("web.seat.away"));
     if (!seat.bot && !seat.connected && !seat.removed) words.push(t("web.seat.offline"));
     if (seat.out) words.push(t("web.seat.out", { place: ordinal(seat.place) }));
+    const waiting = waitingText(table, seat.seat);
+    if (waiting) words.push(waiting);
     const actions = [];
     if (!seat.host && !seat.removed && !seat.out && (lobby || playing)) {
       actions.push(h("button", { type: "button", class: "small", onclick: () =>
