@@ -143,3 +143,23 @@ def test_reentry_options_are_checked_before_the_game_G8(data: Path,
     rule = played[0].session.series.config.reentry
     assert rule is not None
     assert (rule.times, rule.until_minutes) == (2, 30)
+
+
+def test_the_standings_count_reentries_G8() -> None:
+    from feltro.tui.render import standings_table
+
+    session = make_session(bots=("station", "station", "station"), starting_stack=4,
+                           seed=SEED, reentry=ReentryRule(times=2, until_minutes=60))
+    while not session.is_over and not any(r.out_in_hand for r in session.standings()):
+        session.next_hand(NOW)
+        while session.in_hand:
+            if session.bot_to_act:
+                session.bot_act()
+            else:
+                session.act(1, session.legal().passive)
+    out = next(r.seat for r in session.standings() if r.out_in_hand)
+    session.reenter(out, NOW)
+    text = plain(standings_table(session.standings(), session, "en"), width=120)
+    assert "1 re-entry" in text
+    assert "1 reentrada" in plain(standings_table(session.standings(), session, "pt-BR"),
+                                  width=120)

@@ -334,7 +334,8 @@ def kicker_lines(session: Session, lang: str) -> list[str]:
 
 
 def standings_table(rows: Sequence[Standing], session: Session, lang: str) -> Table:
-    """Place, name (bots labelled with their level), chips, and when each player went out."""
+    """Place, name (bots labelled with their level), chips, when each player went out and
+    their re-entries (G8)."""
     table = Table(box=None, padding=(0, 1), expand=False)
     table.add_column(t("standings.place", lang), justify="right")
     table.add_column(t("standings.name", lang), no_wrap=True, overflow="ellipsis",
@@ -354,6 +355,8 @@ def standings_table(rows: Sequence[Standing], session: Session, lang: str) -> Ta
             status = t("standings.in", lang)
         else:
             status = t("standings.out_in_hand", lang, hand=row.out_in_hand)
+        if row.reentries:  # G8
+            status += " · " + t("entries.count", lang, n=row.reentries)
         table.add_row(str(row.place), name, str(row.stack), status)
     return table
 
