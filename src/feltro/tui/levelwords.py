@@ -8,16 +8,30 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import Any
+
 from feltro.i18n import t
 from feltro.levels import Countdown, Level
 
-__all__ = ["blinds_text", "level_text"]
+__all__ = ["blinds_text", "countdown_of", "level_text"]
 
 
 def blinds_text(level: Level, lang: str) -> str:
     """``"5/10"``, or ``"5/10 ante 1"`` when the level has an ante."""
     text = f"{level.small_blind}/{level.big_blind}"
     return text + (" " + t("levels.ante", lang, ante=level.ante) if level.ante else "")
+
+
+def countdown_of(data: Mapping[str, Any]) -> Countdown:
+    """The countdown a table state carries (:meth:`Countdown.to_dict`), for a remote seat.
+
+    :raises KeyError, TypeError: for data that is not one.
+    """
+    following = data.get("next")
+    return Countdown(int(data["level"]), Level(**data["blinds"]),
+                     None if following is None else Level(**following),
+                     data.get("hands_left"), data.get("seconds_left"))
 
 
 def level_text(countdown: Countdown, lang: str) -> str:
