@@ -163,3 +163,53 @@ def test_the_standings_count_reentries_G8() -> None:
     assert "1 re-entry" in text
     assert "1 reentrada" in plain(standings_table(session.standings(), session, "pt-BR"),
                                   width=120)
+
+
+@pytest.mark.asyncio
+async def test_a_late_player_types_their_name_and_waits_for_the_big_blind_G9_D8() -> None:
+    session = make_session(bots=("station", "station"), seed=SEED,
+                           reentry=ReentryRule(until_minutes=60, late_seats=True))
+    seen: list[str] = []
+    app = PlayApp(session, bot_delay=0, clock=lambda: NOW,
+                  on_late_player=lambda p: seen.append(p.name))
+    async with app.run_test() as pilot:
+        await settle(pilot, app)
+        assert "J late player (G9)" in screen_text(app)
+        await pilot.press("j", "Z", "e", "enter")
+        await pilot.pause()
+        assert seen == ["Ze"]
+        assert session.series.players[4] == "Ze"
+        assert session.players[4].bot is None  # a person at this keyboard
+        text = screen_text(app)
+        assert "Ze sits at seat 4 with 200 chips (G9)." in text
+        joins = session.series.joins_in(4)
+        assert f"Dealt in at hand {joins}" in text
+        await pilot.press("j", "z", "E", "enter")  # the same name again: refused
+        await pilot.pause()
+        assert "zE is already at the table" in screen_text(app)
+        assert len(session.series.players) == 4
+
+
+def test_play_with_late_seats_resumes_with_the_late_player_G9(
+        data: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from feltro.session import Player
+
+    apps: list[PlayApp] = []
+    late = Player(4, "Zé")
+
+    def run(self: PlayApp, *args: Any, **kwargs: Any) -> None:
+        apps.append(self)
+        if len(apps) == 1:  # a late player arrives before the first hand, then everyone leaves
+            self.late_player(late)  # recorded first, then seated (a crash between is mended)
+            self.session.seat_late(late)
+
+    monkeypatch.setattr(PlayApp, "run", run)
+    result = runner.invoke(cli, ["play", "--players", "3", "--bots", "station", "--seed", "3",
+                                 "--reentries", "1", "--reentry-minutes", "600",
+                                 "--late-seats"])
+    assert result.exit_code == 0, result.output
+    assert apps[0].session.series.config.seat_count == 10  # free seats for late players
+    again = runner.invoke(cli, ["play", "--resume"])
+    assert again.exit_code == 0, again.output
+    assert apps[1].session.players[4] == late
+    assert apps[1].session.series.players[4] == "Zé"

@@ -109,7 +109,7 @@ def blind_schedule(levels: str | None, hands: int | None, minutes: int | None,
 
 
 def reentry_rule(times: int | None, level: int | None, minutes: int | None,
-                 lang: str = "en") -> ReentryRule | None:
+                 lang: str = "en", late_seats: bool = False) -> ReentryRule | None:
     """The re-entry period ``--reentries`` asks for (G8), ``None`` for a freezeout (G4).
 
     :raises typer.BadParameter: without exactly one end (a level or minutes).
@@ -118,10 +118,13 @@ def reentry_rule(times: int | None, level: int | None, minutes: int | None,
     from feltro.i18n import t
 
     if times is None:
+        if late_seats:
+            raise typer.BadParameter(t("entries.error_end", lang), param_hint="--late-seats")
         return None
     if (level is None) == (minutes is None):
         raise typer.BadParameter(t("entries.error_end", lang), param_hint="--reentries")
-    return ReentryRule(times=times, until_level=level, until_minutes=minutes)
+    return ReentryRule(times=times, until_level=level, until_minutes=minutes,
+                       late_seats=late_seats)
 
 
 def _bot_levels(bots: str | None, level: str, lang: str) -> tuple[int | None, list[str]]:
@@ -221,6 +224,9 @@ def play(
     reentry_minutes: Annotated[int | None, typer.Option(
         min=1, max=1440, help="With --reentries: the period ends this many minutes after "
                               "the first deal.")] = None,
+    late_seats: Annotated[bool, typer.Option(
+        "--late-seats", help="With --reentries: a player arriving in the period sits down "
+                             "(J between hands, G9).")] = False,
     resume: Annotated[bool, typer.Option(
         "--resume", help="Continue the last interrupted series (or --series ID).")] = False,
     series: Annotated[str | None, typer.Option(
@@ -242,7 +248,7 @@ def play(
                                bots=bots, level=level, lang=language)
         stop = parse_stop_at(stop_at, now, language) if stop_at else None
         schedule = blind_schedule(levels, level_hands, level_minutes, antes_from, language)
-        rule = reentry_rule(reentries, reentry_level, reentry_minutes, language)
+        rule = reentry_rule(reentries, reentry_level, reentry_minutes, language, late_seats)
         if rule is not None and rule.until_level is not None and (
                 schedule is None or rule.until_level > schedule.last):
             raise typer.BadParameter(t("entries.error_level", language),
@@ -285,7 +291,9 @@ def _create(folder: SeriesFolder, seats: list[Player], seed: int | None,
     from feltro.session import Session
     from feltro.store import SeriesStore
 
-    config = SeriesConfig(players={p.seat: p.name for p in seats}, seat_count=len(seats),
+    late = rule is not None and rule.late_seats  # free seats for late players (G9)
+    config = SeriesConfig(players={p.seat: p.name for p in seats},
+                          seat_count=10 if late else len(seats),
                           starting_stack=stack, stop_at=stop, max_hands=hands,
                           levels=schedule, reentry=rule)
     folder.write_players(seats, lang)
@@ -298,13 +306,16 @@ def _create(folder: SeriesFolder, seats: list[Player], seed: int | None,
 
 
 def _resume(folder: SeriesFolder) -> tuple[Session, SeriesStore]:
-    from feltro.session import Session
+    from feltro.session import Player, Session
     from feltro.store import SeriesStore
 
     players, _lang = folder.read_players()
     store = SeriesStore.open(folder.log)
-    try:
-        return Session(store, players), store
+    try:  # the series' players: a late player cut off by a crash (G9) plays as a person
+        known = {p.seat: p for p in players}
+        seated = [known.get(seat, Player(seat, name))
+                  for seat, name in store.series.players.items()]
+        return Session(store, seated), store
     except BaseException:
         store.close()
         raise
@@ -402,7 +413,10 @@ def _make_app(session: Session, folder: SeriesFolder, lang: str, delay: float) -
     from feltro.tui.app import PlayApp
 
     return PlayApp(session, lang=lang, bot_delay=delay,
-                   on_hand_end=lambda s: save_hand(folder, s), saved_to=folder.hands,
+                   on_hand_end=lambda s: save_hand(folder, s),
+                   on_late_player=lambda p: folder.write_players(
+                       [*session.players.values(), p], lang),
+                   saved_to=folder.hands,
                    resumable=True, feltro=feltro_command())
 
 

@@ -32,9 +32,16 @@ from feltro.errors import IllegalActionError
 from feltro.hand import SeatView
 from feltro.i18n import refusal_words, t
 from feltro.tui import render, turn
-from feltro.tui.entrywords import reentered, reentry_offer
+from feltro.tui.entrywords import (
+    late_player,
+    late_seat_free,
+    late_seated,
+    reentered,
+    reentry_offer,
+)
 from feltro.tui.screens import (
     HelpTerms,
+    LateNameScreen,
     LogScreen,
     PrivacyScreen,
     RulesScreen,
@@ -265,6 +272,11 @@ class TableScreen(Screen[None]):
         elif key == "question_mark":
             self.play_app.show(RulesScreen.build(self.lang, self.cited_rule(),
                                                  self._help_terms()))
+        elif key == "r" and self.mode not in ("act", "confirm_fold") \
+                and self._reentry_seat() is not None:  # R raises in a turn
+            self._reenter()
+        elif key == "j" and late_seat_free(self.session, self.play_app.now()):
+            self.play_app.show(LateNameScreen(self.lang), self._late_named)
         elif self.mode == "confirm_fold":
             if key in self._keys_for("fold"):
                 self._play(FOLD)
@@ -274,8 +286,6 @@ class TableScreen(Screen[None]):
                 self.refresh_all()
         elif self.mode == "act":
             self._action_key(key)
-        elif key == "r" and self._reentry_seat() is not None:
-            self._reenter()
         elif self.mode == "hand_over" and key in ("enter", "space"):
             self._continue()
         elif self.mode in ("bots", "hand_over") and key == "w" and self._spectating():
@@ -310,6 +320,20 @@ class TableScreen(Screen[None]):
         assert seat is not None
         self.session.reenter(seat, self.play_app.now())
         self.message = Text(reentered(self.session, seat, self.lang), style="bold green")
+        self.refresh_all()
+
+    def _late_named(self, name: str | None) -> None:
+        """A late player gave their name (G9): recorded, seated, told when they play."""
+        if not name:
+            return
+        player = late_player(self.session, name, self.play_app.now())
+        if player is None:
+            self.message = Text(t("entries.late_taken", self.lang, name=name), style="bold red")
+        else:
+            self.play_app.late_player(player)
+            self.session.seat_late(player, self.play_app.now())
+            self.message = Text(late_seated(self.session, player.seat, self.lang),
+                                style="bold green")
         self.refresh_all()
 
     def _help_terms(self) -> HelpTerms:
@@ -447,8 +471,10 @@ class TableScreen(Screen[None]):
         reason = turn.standing_reason(self._my_view(), session.legal(), lang) \
             if self.mode == "act" else Text("")
         self.query_one("#message", Static).update(self.message or reason)
-        self.query_one("#keys", Static).update(
-            turn.keys_line(self.mode, self._spectating(), self.fast_forward, lang))
+        keys = turn.keys_line(self.mode, self._spectating(), self.fast_forward, lang)
+        if late_seat_free(session, self.play_app.now()):
+            keys.append(" · " + t("entries.late_hint", lang))
+        self.query_one("#keys", Static).update(keys)
 
 def _at_showdown(session: Session) -> int:
     """How many players reached the showdown: those who showed and those who mucked (the
