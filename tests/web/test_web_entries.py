@@ -44,6 +44,9 @@ def test_a_late_player_is_seated_and_told_when_they_are_dealt_in_G9_D8(
                what="Ana and two bots")
     start_game(host)
     ana.page.wait_for_selector("#actions")
+    screen = new_context(chromium, phone=False).new_page()
+    screen.goto(f"{server.url}/table/{table['table_id']}")
+    screen.wait_for_selector(".seat")
     late = join(chromium, server, table, "Zé")  # the join page takes a late request now
     seat_players(host, ["Zé"])
     wait_until(lambda: "Dealt in at hand" in late.page.locator("#main").inner_text()
@@ -51,5 +54,8 @@ def test_a_late_player_is_seated_and_told_when_they_are_dealt_in_G9_D8(
     text = late.page.locator("#main").inner_text()
     if "Dealt in at hand" in text:
         assert "when the big blind reaches seat" in text or "fewer than two" in text
+    tv = screen.locator("[data-waiting]")
+    if tv.count():  # the TV too, while Zé waits
+        assert "Zé: Dealt in at hand" in tv.first.inner_text()
     assert host_errors == []
     assert late.errors == []
