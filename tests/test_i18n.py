@@ -156,11 +156,13 @@ def reason_table(doc: str) -> dict[tuple[str, str], frozenset[str]]:
 
 
 def refusal_cases() -> dict[tuple[str, str], frozenset[str]]:
-    """Every refusal the rules can give: the engine's (:class:`Refusal`) and the replay's."""
-    from feltro.errors import Refusal
+    """Every refusal the rules can give: the engine's (:class:`Refusal`), the replay's and the
+    re-entries' and late seats' (:class:`EntryError`)."""
+    from feltro.errors import EntryError, Refusal
     from feltro.history.replay import ReplayError
 
-    return reason_table(Refusal.__doc__ or "") | reason_table(ReplayError.__doc__ or "")
+    return (reason_table(Refusal.__doc__ or "") | reason_table(ReplayError.__doc__ or "")
+            | reason_table(EntryError.__doc__ or ""))
 
 
 def error_codes() -> list[str]:

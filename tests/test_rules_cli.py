@@ -52,12 +52,12 @@ def test_an_unknown_id_is_one_line_in_the_language_and_exit_1(lang: str, words: 
     lines = result.stderr.strip().splitlines()
     assert len(lines) == 1
     assert lines[0].startswith(words)
-    assert "G1–G6, D1–D11, B1–B11, P1–P8, X1–X11" in lines[0]
+    assert "G1–G9, D1–D11, B1–B11, P1–P8, X1–X11" in lines[0]
     assert "Traceback" not in result.output
 
 
 def test_every_language_defines_the_same_rules_in_the_same_order() -> None:
-    assert id_ranges(RULE_IDS) == "G1–G6, D1–D11, B1–B11, P1–P8, X1–X11"
+    assert id_ranges(RULE_IDS) == "G1–G9, D1–D11, B1–B11, P1–P8, X1–X11"
     for lang in LANGUAGES:
         assert tuple(rules(lang)) == RULE_IDS
         for rule_id in RULE_IDS:

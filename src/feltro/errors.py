@@ -137,6 +137,31 @@ class IllegalActionError(FeltroError, ValueError):
         self.seat = seat
 
 
+class EntryError(FeltroError, ValueError):
+    """A re-entry (G8) or late seat (G9) the rules refuse now; :attr:`refusal` says why as
+    data (:class:`Refusal`), worded as ``refusal.<rule>.<reason>``:
+
+    ====  =====================  ==================================================================
+    rule  reason                 params: when
+    ====  =====================  ==================================================================
+    G8    ``not-offered``        none: a re-entry at a table without a re-entry period (G4)
+    G8    ``closed``             ``level``: a re-entry after the period ended
+    G8    ``not-out``            ``seat``: a re-entry for a player who still has chips
+    G8    ``used-up``            ``seat``, ``times``: a re-entry beyond the player's allowance
+    G9    ``not-offered``        none: a late seat at a table that takes none
+    G9    ``closed``             ``level``: a late seat after the re-entry period ended
+    G9    ``seat-taken``         ``seat``: a late seat on a seat someone has
+    G9    ``no-such-seat``       ``seat``, ``seats``: a late seat outside ``1..seats``
+    ====  =====================  ==================================================================
+    """
+
+    def __init__(self, refusal: Refusal, message: str) -> None:
+        super().__init__(f"{refusal.rule}: {message}")
+        self.refusal = refusal
+        self.rule = refusal.rule
+        self.message = message
+
+
 class HandNotOverError(FeltroError, RuntimeError):
     """A result was asked of a hand that has not ended."""
 

@@ -57,6 +57,8 @@ __all__ = [
     "Seating",
     "draw_button",
     "first_seating",
+    "hands_to_wait",
+    "joins_next",
     "next_seating",
     "validate_seats",
 ]
@@ -189,18 +191,23 @@ def first_seating(seats: Collection[int], button: int) -> Seating:
                    order=_deal_order(button, alive))
 
 
-def next_seating(previous: Seating, alive: Collection[int]) -> Seating:
-    """The seating of the hand after *previous*, with *alive* the seats still in the series.
+def next_seating(previous: Seating, alive: Collection[int],
+                 waiting: Collection[int] = ()) -> Seating:
+    """The seating of the hand after *previous*, with *alive* the seats still in the series
+    and *waiting* the seats that came back or arrived (a re-entry G8, a late seat G9).
 
-    See the module docstring for the rule (D7, D8, D9).
+    See the module docstring for the rule (D7, D8, D9). A waiting seat counts for the big
+    blind's rotation but is dealt in only when the big blind reaches it, as the big blind
+    (:func:`joins_next`): nobody skips the big blind or posts it twice in a row.
 
-    :raises ConfigError: if fewer than two seats are alive, or a seat is alive that was not
-        in *previous* (eliminated players never return, G4).
+    :raises ConfigError: if fewer than two seats can play, or a seat is alive that was not
+        in *previous* and is not waiting (eliminated players never return, G4).
     """
-    survivors = tuple(sorted(set(alive)))
+    joiner = joins_next(previous, alive, waiting)
+    survivors = tuple(sorted(set(alive) | ({joiner} if joiner is not None else set())))
     if len(survivors) < 2:
         raise ConfigError(f"a hand needs two players; only seats {list(survivors)} are left")
-    returning = set(survivors) - set(previous.order)
+    returning = set(survivors) - set(previous.order) - {joiner}
     if returning:
         raise ConfigError(f"seats {sorted(returning)} were not in the previous hand (G4)")
     big = _next_alive(previous.big_blind, survivors)
@@ -217,6 +224,37 @@ def next_seating(previous: Seating, alive: Collection[int]) -> Seating:
     first_blind = seating.small_blind if seating.small_blind is not None else big
     assert seating.order[0] == first_blind, (previous, survivors)
     return seating
+
+
+def joins_next(previous: Seating, alive: Collection[int],
+               waiting: Collection[int]) -> int | None:
+    """The waiting seat dealt in next hand, as its big blind, or ``None`` (G8, G9, D8).
+
+    The big blind moves to the next seat clockwise after the previous big blind among the
+    live *and* waiting seats; when that seat is waiting, its player joins there.
+    """
+    candidates = tuple(sorted(set(alive) | set(waiting)))
+    if not waiting or len(candidates) < 2:
+        return None
+    if len(set(alive)) < 2:  # nobody to wait with: the first waiting seat joins now
+        return _next_alive(previous.big_blind, tuple(sorted(set(waiting) - set(alive))))
+    big = _next_alive(previous.big_blind, candidates)
+    return big if big in waiting and big not in alive else None
+
+
+def hands_to_wait(previous: Seating, seats: Collection[int], seat: int) -> int:
+    """How many hands a waiting *seat* sits out before it posts the big blind, if nobody is
+    eliminated meanwhile: the other live or waiting *seats* the big blind reaches first
+    (G8, G9, D8)."""
+    return sum(1 for other in set(seats) - {seat}
+               if _clockwise_between(previous.big_blind, other, seat))
+
+
+def _clockwise_between(start: int, seat: int, end: int) -> bool:
+    """Whether *seat* is strictly after *start* and before *end* going clockwise."""
+    if start < end:
+        return start < seat < end
+    return seat > start or seat < end
 
 
 def _next_alive(seat: int, alive: tuple[int, ...]) -> int:

@@ -1,4 +1,4 @@
-"""A whole freezeout series over the hand engine (G1-G6, D1, D2, D7-D10).
+"""A whole freezeout series over the hand engine (G1-G9, D1, D2, D7-D10).
 
 A :class:`Series` seats 2-10 players in fixed seats, draws the button (D2), and plays hands one
 after another: it asks :mod:`feltro.seating` where the button and blinds go (D7-D9), builds the
@@ -38,24 +38,25 @@ import hashlib
 import random
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from datetime import datetime
-from enum import StrEnum
+from datetime import datetime, timedelta
 from types import MappingProxyType
-from typing import Any
 
 from feltro.actions import Action
 from feltro.cards import Deck
-from feltro.errors import ConfigError, IllegalActionError, Refusal, SeriesError
+from feltro.errors import ConfigError, EntryError, IllegalActionError, Refusal, SeriesError
 from feltro.events import Event
-from feltro.hand import Hand, HandConfig, HandResult, Structure
+from feltro.hand import Hand, HandConfig
+from feltro.levels import Countdown, Level
 from feltro.seating import (
     ButtonDraw,
     Seating,
     draw_button,
     first_seating,
+    hands_to_wait,
     next_seating,
-    validate_seats,
 )
+from feltro.seriesconfig import SeriesConfig
+from feltro.seriesdata import End, HandSummary, Outcome, Standing, rank_by_stack
 
 __all__ = [
     "End",
@@ -66,125 +67,9 @@ __all__ = [
     "SeriesError",
     "Standing",
     "derive_seed",
+    "level_field",
     "rank_by_stack",
 ]
-
-
-class End(StrEnum):
-    """How a series ended."""
-
-    LAST_PLAYER = "last_player"
-    """One player has every chip (G4)."""
-    STOPPED = "stopped"
-    """The agreed stop came first (G6): the biggest stack wins, equal stacks co-win."""
-
-
-def _positive_int(name: str, value: object, *, zero_ok: bool = False) -> int:
-    if type(value) is not int or value < (0 if zero_ok else 1):
-        kind = "a non-negative" if zero_ok else "a positive"
-        raise ConfigError(f"{name} must be {kind} integer, got {value!r}")
-    return value
-
-
-@dataclass(frozen=True, kw_only=True)
-class SeriesConfig:
-    """Everything agreed before the first hand. Defaults are the house rules (G2).
-
-    :raises ConfigError: for fewer than 2 or more than 10 players, a seat outside
-        ``1..seat_count``, a stack or blind that is not a positive integer, a big blind smaller
-        than the small blind, a negative ante, or a hand limit that is not a positive integer.
-    """
-
-    players: Mapping[int, str]
-    """Seat number -> player name. Seats are fixed for the whole series."""
-    seat_count: int = 10
-    """Seats at the table (2..10); seats ``1..seat_count`` exist, some may be empty."""
-    starting_stack: int = 200
-    small_blind: int = 1
-    big_blind: int = 2
-    ante: int = 0
-    stop_at: datetime | None = None
-    """The agreed stop time (G6): no hand starts at or after it; compare with ``now``."""
-    max_hands: int | None = None
-    """Stop after this many hands (G6 counted in hands; ``feltro simulate --stop-after-hands``)."""
-    structure: Structure = Structure.NO_LIMIT
-    """No-limit (G1, the house rule), or the pot-limit and fixed-limit variants (B10)."""
-
-    def __post_init__(self) -> None:
-        if not isinstance(self.players, Mapping):
-            raise ConfigError("players must map seat numbers to names")
-        validate_seats(self.players.keys(), self.seat_count)
-        for seat, name in self.players.items():
-            if not isinstance(name, str) or not name.strip():
-                raise ConfigError(f"seat {seat}: a player needs a name, got {name!r}")
-        _positive_int("starting_stack", self.starting_stack)
-        _positive_int("small_blind", self.small_blind)
-        _positive_int("big_blind", self.big_blind)
-        _positive_int("ante", self.ante, zero_ok=True)
-        if self.big_blind < self.small_blind:
-            raise ConfigError(f"the big blind ({self.big_blind}) cannot be smaller than the "
-                              f"small blind ({self.small_blind})")
-        if self.max_hands is not None:
-            _positive_int("max_hands", self.max_hands)
-        if self.stop_at is not None and not isinstance(self.stop_at, datetime):
-            raise ConfigError(f"stop_at must be a datetime, got {self.stop_at!r}")
-        try:
-            object.__setattr__(self, "structure", Structure(self.structure))
-        except ValueError:
-            raise ConfigError(f"unknown structure {self.structure!r}: use one of "
-                              f"{', '.join(s.value for s in Structure)}") from None
-        ordered = dict(sorted(self.players.items()))
-        object.__setattr__(self, "players", MappingProxyType(ordered))
-
-    @classmethod
-    def with_players(cls, count: int, **options: Any) -> SeriesConfig:
-        """*count* players named ``Player 1``.. in seats ``1..count`` of a *count*-seat table.
-
-        :raises ConfigError: as the constructor, e.g. for *count* outside 2..10.
-        """
-        if type(count) is not int or not 2 <= count <= 10:
-            raise ConfigError(f"a series needs 2..10 players, got {count!r}")
-        options.setdefault("seat_count", count)
-        return cls(players={seat: f"Player {seat}" for seat in range(1, count + 1)}, **options)
-
-    def to_dict(self) -> dict[str, Any]:
-        """A JSON-ready form (seats as string keys, the stop time in ISO 8601)."""
-        return {
-            "players": {str(seat): name for seat, name in self.players.items()},
-            "seat_count": self.seat_count,
-            "starting_stack": self.starting_stack,
-            "small_blind": self.small_blind,
-            "big_blind": self.big_blind,
-            "ante": self.ante,
-            "stop_at": self.stop_at.isoformat() if self.stop_at else None,
-            "max_hands": self.max_hands,
-            "structure": self.structure.value,
-        }
-
-    @classmethod
-    def from_dict(cls, data: Mapping[str, Any]) -> SeriesConfig:
-        """Inverse of :meth:`to_dict`.
-
-        :raises ConfigError: for missing or wrong fields.
-        """
-        try:
-            players = {int(seat): name for seat, name in data["players"].items()}
-            stop_at = data.get("stop_at")
-            return cls(
-                players=players,
-                seat_count=data["seat_count"],
-                starting_stack=data["starting_stack"],
-                small_blind=data["small_blind"],
-                big_blind=data["big_blind"],
-                ante=data["ante"],
-                stop_at=datetime.fromisoformat(stop_at) if stop_at else None,
-                max_hands=data.get("max_hands"),
-                structure=data.get("structure", Structure.NO_LIMIT),
-            )
-        except (KeyError, TypeError, ValueError, AttributeError) as exc:
-            if isinstance(exc, ConfigError):
-                raise
-            raise ConfigError(f"not a series configuration: {exc!r}") from None
 
 
 def derive_seed(series_seed: int, purpose: str) -> int:
@@ -196,73 +81,11 @@ def derive_seed(series_seed: int, purpose: str) -> int:
     return int.from_bytes(digest, "big")
 
 
-@dataclass(frozen=True, slots=True)
-class HandSummary:
-    """One finished hand, as the series saw it."""
-
-    number: int
-    """1 for the first hand of the series."""
-    seed: int
-    """The shuffle seed: ``Deck.shuffled(random.Random(seed))`` is this hand's deck (unless the
-    series has a ``deck_source``)."""
-    seating: Seating
-    stacks_before: Mapping[int, int]
-    """Seat -> chips when the hand started (every seat of the series, 0 when out)."""
-    stacks_after: Mapping[int, int]
-    """Seat -> chips after the pots were paid."""
-    eliminated: tuple[int, ...]
-    """Seats busted by this hand, best finishing place first."""
-    result: HandResult
-    hand: Hand
-    """The finished hand itself, with every card and event (for hand histories)."""
-
-
-@dataclass(frozen=True, slots=True)
-class Standing:
-    """One player's line in the standings."""
-
-    place: int
-    """1 = first. Players still in are ranked by stack (provisional until the end)."""
-    seat: int
-    name: str
-    stack: int
-    """Chips at the end of the last finished hand."""
-    out_in_hand: int | None
-    """The hand that eliminated the player, or ``None`` while they are still in."""
-
-
-@dataclass(frozen=True, slots=True)
-class Outcome:
-    """How the series ended."""
-
-    end: End
-    winners: tuple[int, ...]
-    """The winning seats: one after a freezeout, possibly several on equal stacks (G6)."""
-    stacks: Mapping[int, int]
-    """Seat -> final chips, every seat of the series."""
-    hands: int
-    """Hands played."""
-
-
-def rank_by_stack(stacks: Mapping[int, int], first_place: int = 1) -> dict[int, int]:
-    """Places for *stacks* (seat -> chips), bigger first, equal stacks sharing a place.
-
-    >>> rank_by_stack({1: 50, 2: 80, 3: 50, 4: 10}, first_place=3)
-    {2: 3, 1: 4, 3: 4, 4: 6}
-    """
-    ordered = sorted(stacks, key=lambda seat: (-stacks[seat], seat))
-    places: dict[int, int] = {}
-    for index, seat in enumerate(ordered):
-        previous = ordered[index - 1] if index else None
-        tied = previous is not None and stacks[previous] == stacks[seat]
-        places[seat] = places[previous] if tied and previous is not None else first_place + index
-    return places
-
-
 @dataclass
 class _Finish:
-    place: int
     hand: int
+    stack_before: int
+    """Chips when that hand started: who busts in the same hand finishes by them (G4)."""
 
 
 @dataclass
@@ -274,6 +97,7 @@ class _Current:
     seating: Seating
     stacks_before: dict[int, int]
     hand: Hand
+    level: int = 1
     settled: bool = False
 
 
@@ -304,9 +128,14 @@ class Series:
             config.players, random.Random(derive_seed(series_seed, "button")))
         self._stacks = dict.fromkeys(config.players, config.starting_stack)
         self._finishes: dict[int, _Finish] = {}
+        self._names = dict(config.players)
+        self._waiting: set[int] = set()
+        self._reentries: dict[int, int] = {}
         self._current: _Current | None = None
         self._summaries: list[HandSummary] = []
         self._stop_requested = False
+        self._level = 1
+        self._clock_start: datetime | None = None
         self.outcome: Outcome | None = None
 
     @classmethod
@@ -346,6 +175,44 @@ class Series:
         return self._current.seating if self._current else None
 
     @property
+    def level(self) -> int:
+        """The blind level of the current (or last) hand, 1 before the first (G7)."""
+        return self._level
+
+    @property
+    def blinds(self) -> Level:
+        """The forced bets of the current level (the fixed blinds without levels, G5)."""
+        if self.config.levels is not None:
+            return self.config.levels.level(self._level)
+        return Level(self.config.small_blind, self.config.big_blind, self.config.ante)
+
+    def level_of(self, number: int) -> int:
+        """The blind level hand *number* was dealt at (G7).
+
+        :raises KeyError: if hand *number* has not been dealt.
+        """
+        if number == self.hand_number and number:
+            return self._level
+        summary = next((s for s in self._summaries if s.number == number), None)
+        if summary is None:
+            raise KeyError(f"hand {number} has not been dealt (hands 1..{self.hand_number})")
+        return summary.level
+
+    @property
+    def clock_start(self) -> datetime | None:
+        """When the first hand was dealt (the ``now`` passed then): levels by time count from
+        it (G7). ``None`` before, or when no clock was passed."""
+        return self._clock_start
+
+    def countdown(self, now: datetime | None = None) -> Countdown | None:
+        """The level now, the next and how far away it is (G7), or ``None`` with fixed blinds.
+        *now* is the caller's clock (levels by time)."""
+        schedule = self.config.levels
+        if schedule is None:
+            return None
+        return schedule.countdown(self._level, self.hand_number, self._clock_start, now)
+
+    @property
     def in_hand(self) -> bool:
         """Whether a hand is being played (started and not over)."""
         return self._current is not None and not self._current.hand.is_over
@@ -373,8 +240,35 @@ class Series:
 
     @property
     def alive(self) -> tuple[int, ...]:
-        """Seats still in the series, in seat order."""
-        return tuple(seat for seat, chips in self._stacks.items() if chips > 0)
+        """Seats still in the series (waiting ones too, G8, G9), in seat order."""
+        return tuple(sorted(seat for seat, chips in self._stacks.items() if chips > 0))
+
+    @property
+    def players(self) -> Mapping[int, str]:
+        """Seat -> name: the series' players and the late seats (G9)."""
+        return MappingProxyType(self._names)
+
+    @property
+    def waiting(self) -> tuple[int, ...]:
+        """Seats that re-entered or sat down late and wait for the big blind (G8, G9, D8)."""
+        return tuple(sorted(self._waiting))
+
+    def reentries(self, seat: int) -> int:
+        """Fresh starting stacks *seat* took (G8)."""
+        return self._reentries.get(seat, 0)
+
+    def joins_in(self, seat: int) -> int | None:
+        """The hand a waiting *seat* is dealt in at, posting the big blind, if nobody is
+        eliminated meanwhile (D8, G8, G9); ``None`` when it is not waiting."""
+        if seat not in self._waiting:
+            return None
+        if self._current is None:
+            return 1
+        playing = set(self.alive) - self._waiting
+        if len(playing) < 2:
+            return self.hand_number + 1
+        return self.hand_number + 1 + hands_to_wait(self._current.seating,
+                                                    set(self.alive), seat)
 
     @property
     def summaries(self) -> Sequence[HandSummary]:
@@ -393,10 +287,17 @@ class Series:
         """
         alive = {seat: chips for seat, chips in self._stacks.items() if chips > 0}
         places = rank_by_stack(alive)
-        rows = [Standing(places[seat], seat, self.config.players[seat], chips, None)
-                for seat, chips in alive.items()]
-        rows += [Standing(finish.place, seat, self.config.players[seat], 0, finish.hand)
-                 for seat, finish in self._finishes.items()]
+        # The eliminated: later out finishes higher; out together, the bigger stack (G4).
+        out = {seat: (-finish.hand, -finish.stack_before)
+               for seat, finish in self._finishes.items()}
+        ordered = sorted(out, key=lambda seat: (out[seat], seat))
+        for index, seat in enumerate(ordered):
+            tied = index > 0 and out[ordered[index - 1]] == out[seat]
+            places[seat] = places[ordered[index - 1]] if tied else len(alive) + 1 + index
+        rows = [Standing(places[seat], seat, self._names[seat], chips, None,
+                         self.reentries(seat)) for seat, chips in alive.items()]
+        rows += [Standing(places[seat], seat, self._names[seat], 0, finish.hand,
+                          self.reentries(seat)) for seat, finish in self._finishes.items()]
         return tuple(sorted(rows, key=lambda r: (r.place, -r.stack, r.seat)))
 
     def should_stop(self, now: datetime | None = None) -> bool:
@@ -441,20 +342,27 @@ class Series:
             self._end(End.STOPPED)
             return None
         number = self.hand_number + 1
-        seating = (first_seating(self.alive, self.draw.button) if self._current is None
-                   else next_seating(self._current.seating, self.alive))
+        level = self._next_level(now)
+        if self._current is None:
+            seating = first_seating(self.alive, self.draw.button)
+        else:
+            playing = set(self.alive) - self._waiting
+            seating = next_seating(self._current.seating, playing, self._waiting)
+        self._waiting -= set(seating.order)
         seed = derive_seed(self.series_seed, f"hand {number}")
+        self._level = level
+        bets = self.blinds
         config = HandConfig(
             stacks=tuple(self._stacks[seat] for seat in seating.order),
-            blinds=seating.blinds(self.config.small_blind, self.config.big_blind),
-            big_blind=self.config.big_blind,
-            antes=(self.config.ante,) * len(seating.order) if self.config.ante else (),
+            blinds=seating.blinds(bets.small_blind, bets.big_blind),
+            big_blind=bets.big_blind,
+            antes=(bets.ante,) * len(seating.order) if bets.ante else (),
             structure=self.config.structure,
         )
         deck = (Deck.shuffled(random.Random(seed)) if self._deck_source is None
                 else self._deck_source(number))
         hand = Hand.start(config, deck)
-        self._current = _Current(number, seed, seating, dict(self._stacks), hand)
+        self._current = _Current(number, seed, seating, dict(self._stacks), hand, level)
         if hand.is_over:
             self._settle()
         return hand
@@ -492,6 +400,78 @@ class Series:
             self._settle()
         return tuple(events)
 
+    # --- re-entries and late seats (G8, G9) --------------------------------------------------
+
+    def entries_open(self, now: datetime | None = None) -> bool:
+        """Whether the re-entry period is open (G8): a re-entry rule, the series not over, and
+        the level or the time (*now*, the caller's clock) not past its end."""
+        rule = self.config.reentry
+        if rule is None or self.outcome is not None:
+            return False
+        elapsed = (now - self._clock_start
+                   if now is not None and self._clock_start is not None else None)
+        return rule.is_open(level=self._level, elapsed=elapsed)
+
+    def reenter(self, seat: int, now: datetime | None = None) -> None:
+        """A busted player takes a fresh starting stack (G8, the host having approved) and
+        waits for the big blind (D8, :meth:`joins_in`). Chips enter only here, and never into
+        a hand being played (G3): during a hand the player is not in it.
+
+        :raises EntryError: why not, as a :class:`Refusal` (``G8``, see its table).
+        """
+        self._check_entry("G8", now)
+        if self._stacks.get(seat) != 0 or seat not in self._finishes:
+            raise EntryError(Refusal("G8", "not-out", {"seat": seat}),
+                             f"seat {seat} has no player out of chips")
+        assert self.config.reentry is not None
+        if self.reentries(seat) >= self.config.reentry.times:
+            raise EntryError(Refusal("G8", "used-up", {"seat": seat,
+                                                       "times": self.config.reentry.times}),
+                             f"seat {seat} took every re-entry allowed")
+        del self._finishes[seat]
+        self._reentries[seat] = self.reentries(seat) + 1
+        self._stacks[seat] = self.config.starting_stack
+        self._waiting.add(seat)
+
+    def seat_late(self, seat: int, name: str, now: datetime | None = None) -> None:
+        """A player arriving in the re-entry period sits at free *seat* with a starting stack
+        (G9) and waits for the big blind (D8, :meth:`joins_in`).
+
+        :raises EntryError: why not, as a :class:`Refusal` (``G9``, see its table).
+        :raises ConfigError: for a name that is empty or over 40 characters.
+        """
+        self.check_late_seat(seat, name, now)
+        self._names[seat] = name
+        self._stacks[seat] = self.config.starting_stack
+        self._waiting.add(seat)
+
+    def check_late_seat(self, seat: int, name: str, now: datetime | None = None) -> None:
+        """Whether :meth:`seat_late` would seat *name* at *seat* now; changes nothing.
+
+        :raises EntryError: why not (``G9``). :raises ConfigError: for a bad name.
+        """
+        self._check_entry("G9", now)
+        if type(seat) is not int or not 1 <= seat <= self.config.seat_count:
+            raise EntryError(Refusal("G9", "no-such-seat",
+                                     {"seat": seat if type(seat) is int else 0,
+                                      "seats": self.config.seat_count}),
+                             f"there is no seat {seat!r} (seats 1..{self.config.seat_count})")
+        if seat in self._names:
+            raise EntryError(Refusal("G9", "seat-taken", {"seat": seat}),
+                             f"seat {seat} is taken")
+        if not isinstance(name, str) or not name.strip() or len(name) > 40:
+            raise ConfigError(f"seat {seat}: a player needs a name of 1..40 characters")
+
+    def _check_entry(self, rule: str, now: datetime | None) -> None:
+        reentry = self.config.reentry
+        if reentry is None or (rule == "G9" and not reentry.late_seats):
+            raise EntryError(Refusal(rule, "not-offered", {}),
+                             "this table has no re-entry period" if rule == "G8"
+                             else "this table takes no late seats")
+        if not self.entries_open(now):
+            raise EntryError(Refusal(rule, "closed", {"level": self._level}),
+                             "the re-entry period is over")
+
     # --- internals --------------------------------------------------------------------------
 
     def _settle(self) -> None:
@@ -501,14 +481,14 @@ class Series:
         result = current.hand.result()
         for position, seat in enumerate(current.seating.order):
             self._stacks[seat] = result.stacks[position]
-        # G3: chips only move between players.
-        assert sum(self._stacks.values()) == sum(current.stacks_before.values())
+        # G3: chips only move between the players of the hand (an entry meanwhile is not in it).
+        assert sum(result.stacks) == sum(current.stacks_before[s] for s in current.seating.order)
         busted = [seat for seat in current.seating.order if self._stacks[seat] == 0]
-        survivors = len(current.seating.order) - len(busted)
+        survivors = len(self.alive)  # waiting seats (G8, G9) are still in
         before = {seat: current.stacks_before[seat] for seat in busted}
         places = rank_by_stack(before, first_place=survivors + 1)
-        for seat, place in places.items():
-            self._finishes[seat] = _Finish(place, current.number)
+        for seat in busted:
+            self._finishes[seat] = _Finish(current.number, before[seat])
         current.settled = True
         self._summaries.append(HandSummary(
             number=current.number,
@@ -519,9 +499,26 @@ class Series:
             eliminated=tuple(sorted(places, key=lambda s: (places[s], s))),
             result=result,
             hand=current.hand,
+            level=current.level,
         ))
         if survivors == 1:
             self._end(End.LAST_PLAYER)
+
+    def _next_level(self, now: datetime | None) -> int:
+        """The level of the hand about to be dealt: levels change only between hands (G7).
+        The clock starts with the first hand dealt with a *now*."""
+        if self._clock_start is None and now is not None:
+            self._clock_start = now
+        schedule = self.config.levels
+        if schedule is None:
+            return 1
+        elapsed: timedelta | None = None
+        if now is not None and self._clock_start is not None:
+            try:
+                elapsed = now - self._clock_start
+            except TypeError:
+                raise ConfigError("the clock must always have a time zone or never") from None
+        return schedule.due(self.hand_number, elapsed, self._level)
 
     def _end(self, end: End) -> None:
         alive = {seat: chips for seat, chips in self._stacks.items() if chips > 0}
@@ -531,3 +528,10 @@ class Series:
                                self.hand_number)
         self._stop_requested = self._stop_requested or end is End.STOPPED
 
+
+def level_field(series: Series, number: int) -> dict[str, int]:
+    """The PHH ``level`` field of hand *number* with blind levels (G7); nothing without.
+
+    :raises KeyError: if hand *number* has not been dealt.
+    """
+    return {} if series.config.levels is None else {"level": series.level_of(number)}

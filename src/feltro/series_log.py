@@ -12,10 +12,15 @@ Records (``kind``: JSON body):
 * ``series``: ``format``, ``config`` (:meth:`SeriesConfig.to_dict`), ``series_seed``,
   ``button_draw`` (seat -> card drawn, D2) and the drawn ``button``. Always record 1.
 * ``hand``: ``hand`` number, shuffle ``seed``, ``button``, ``small_blind`` (``null`` when dead),
-  ``big_blind``, ``order`` (seats by position) and ``stacks_before`` (seat -> chips).
+  ``big_blind``, ``order`` (seats by position) and ``stacks_before`` (seat -> chips); with blind
+  levels (G7) also the ``level`` and, for levels by time, ``at`` (the clock the caller passed,
+  ISO 8601): the replay deals with that clock, so it reaches the same level without reading one.
 * ``action``: ``hand``, ``seat``, ``action`` in feltro's short notation (``"r 25"``).
 * ``hand_end``: ``hand``, ``stacks_after``, ``eliminated`` (seats, best place first).
 * ``stop``: the host asked to end the series before the next hand (G6).
+* ``reentry``: ``seat`` took a fresh starting stack (G8); ``late_seat``: ``seat`` and ``name``
+  sat down in the re-entry period (G9); both with ``at`` (the caller's clock, ISO 8601) when
+  one was passed, so the replay judges the period by the same clock.
 * ``series_end``: ``end`` (``"last_player"`` or ``"stopped"``), ``winners``, ``stacks``.
 * ``note``: ``label`` and ``data`` of an application's own record (a host action, a player
   stepping away...), kept in order with the game; the series ignores it (:meth:`SeriesStore.note`).
@@ -54,10 +59,11 @@ from feltro.errors import FeltroError, StoreError
 from feltro.events import Event
 from feltro.hand import Hand
 from feltro.history.phh import HandRecord
-from feltro.history.record import Visible, seated_record
+from feltro.history.record import Visible
+from feltro.levels import LevelUnit
 from feltro.seal import SeedSeal
-from feltro.seating import Seating
 from feltro.series import Series, SeriesConfig
+from feltro.serieshistory import played_hand, series_hand_record
 from feltro.sqlitelog import LogFormat, Row, SqliteLog, json_object, read_log
 
 __all__ = [
@@ -72,7 +78,8 @@ __all__ = [
 FORMAT = "feltro-series-log/1"
 """The ``format`` written in the ``meta`` table and in the ``series`` record."""
 
-_KINDS = frozenset({"series", "hand", "action", "hand_end", "stop", "series_end", "note"})
+_KINDS = frozenset({"series", "hand", "action", "hand_end", "stop", "series_end", "note",
+                    "reentry", "late_seat"})
 LOG_FORMAT = LogFormat(FORMAT, "series log", "log", "chain")
 """The file's layout: table ``log`` (``seq``, ``kind``, ``body``, ``chain``) and ``meta``."""
 
@@ -141,6 +148,16 @@ DeckSourceFactory = Callable[[int], Callable[[int], Deck]]
 def _decks(factory: DeckSourceFactory | None, series_seed: int) -> Callable[[int], Deck] | None:
     return None if factory is None else factory(series_seed)
 
+
+
+def _at(now: datetime | None) -> dict[str, str]:
+    return {} if now is None else {"at": now.isoformat()}
+
+
+def _read_at(body: Mapping[str, Any]) -> datetime | None:
+    """The caller's clock a record kept (``at``), or ``None``."""
+    at = body.get("at")
+    return datetime.fromisoformat(at) if isinstance(at, str) else None
 
 
 @dataclass
@@ -284,9 +301,10 @@ class SeriesStore:
         series = self.series
         if series.in_hand:
             raise self._refused(record, f"hand {series.hand_number} is not over yet")
-        if series.next_hand() is None:
+        now = _read_at(record.body)
+        if series.next_hand(now) is None:
             raise self._refused(record, "the series had ended")
-        if self._hand_body() != record.body:
+        if self._hand_body(now) != record.body:
             raise self._mismatch(record, f"hand {record.body.get('hand')}")
         self._remember_hand()
 
@@ -304,6 +322,13 @@ class SeriesStore:
             raise self._refused(record, f"hand {body['hand']} has not ended in the replay")
         if self._hand_end_body() != body:
             raise self._mismatch(record, "the result")
+
+    def _replay_reentry(self, record: Record) -> None:
+        self.series.reenter(int(record.body["seat"]), _read_at(record.body))
+
+    def _replay_late_seat(self, record: Record) -> None:
+        body = record.body
+        self.series.seat_late(int(body["seat"]), str(body["name"]), _read_at(body))
 
     def _replay_stop(self, record: Record) -> None:
         self.series.request_stop()
@@ -355,7 +380,7 @@ class SeriesStore:
             self._append([("series_end", self._series_end_body())])
             return None
         self._remember_hand()
-        batch: list[tuple[str, dict[str, Any]]] = [("hand", self._hand_body())]
+        batch: list[tuple[str, dict[str, Any]]] = [("hand", self._hand_body(now))]
         batch += self._endings()
         self._append(batch)
         return hand
@@ -387,6 +412,27 @@ class SeriesStore:
         if not self.series.stop_requested and not self.series.is_over:
             self.series.request_stop()
             self._append([("stop", {})])
+
+    def reenter(self, seat: int, now: datetime | None = None) -> None:
+        """A busted player re-enters (G8, see :meth:`Series.reenter`); logged first.
+
+        :raises EntryError: if the rules refuse it (nothing is written).
+        :raises StoreError: if the store is closed or the write fails.
+        """
+        self._writable()
+        self.series.reenter(seat, now)
+        self._append([("reentry", {"seat": seat, **_at(now)})])
+
+    def seat_late(self, seat: int, name: str, now: datetime | None = None) -> None:
+        """A late player sits down (G9, see :meth:`Series.seat_late`); logged first.
+
+        :raises EntryError: if the rules refuse it (nothing is written).
+        :raises ConfigError: for a bad name (nothing is written).
+        :raises StoreError: if the store is closed or the write fails.
+        """
+        self._writable()
+        self.series.seat_late(seat, name, now)
+        self._append([("late_seat", {"seat": seat, "name": name, **_at(now)})])
 
     def note(self, label: str, data: Mapping[str, Any] | None = None) -> Record:
         """Log an application record (``"host paused"``, ``"seat 3 away"``...) in order with the
@@ -466,10 +512,16 @@ class SeriesStore:
             batch.append(("series_end", self._series_end_body()))
         return batch
 
-    def _hand_body(self) -> dict[str, Any]:
+    def _hand_body(self, now: datetime | None) -> dict[str, Any]:
         series = self.series
         seating = series.seating
         assert seating is not None
+        schedule = series.config.levels
+        levels: dict[str, Any] = {}
+        if schedule is not None:
+            levels["level"] = series.level
+            if schedule.unit is LevelUnit.MINUTES and now is not None:
+                levels["at"] = now.isoformat()
         return {
             "hand": series.hand_number,
             **({} if self._sealed else {"seed": str(series.hand_seed)}),
@@ -478,6 +530,7 @@ class SeriesStore:
             "big_blind": seating.big_blind,
             "order": list(seating.order),
             "stacks_before": _seat_map(series.stacks_before),
+            **levels,
         }
 
     def _hand_end_body(self) -> dict[str, Any]:
@@ -517,41 +570,8 @@ _REPLAYERS: dict[str, Callable[[SeriesStore, Record], None]] = {
     "action": SeriesStore._replay_action,
     "hand_end": SeriesStore._replay_hand_end,
     "stop": SeriesStore._replay_stop,
+    "reentry": SeriesStore._replay_reentry,
+    "late_seat": SeriesStore._replay_late_seat,
     "note": SeriesStore._replay_note,
     "series_end": SeriesStore._replay_series_end,
 }
-
-
-# --- hand histories ----------------------------------------------------------------------------
-
-
-def played_hand(series: Series, number: int | None = None) -> tuple[int, Hand, Seating]:
-    """Hand *number* of *series* (default: the current or last hand): its number, the hand
-    and its seating.
-
-    :raises KeyError: if hand *number* has not been dealt.
-    """
-    current = series.hand_number
-    if number is None or number == current:
-        if series.hand is None or series.seating is None:
-            raise KeyError("no hand has been dealt yet")
-        return current, series.hand, series.seating
-    summary = next((s for s in series.summaries if s.number == number), None)
-    if summary is None:
-        raise KeyError(f"hand {number} has not been dealt (hands 1..{current})")
-    return number, summary.hand, summary.seating
-
-
-def series_hand_record(series: Series, number: int | None = None, *,
-                       visible_to: Visible = None) -> HandRecord:
-    """Hand *number* of *series* (default: the current or last hand) as a PHH record, with
-    every hole card or only those of *visible_to* (see :func:`~feltro.history.record_of`).
-
-    :raises KeyError: if hand *number* has not been dealt.
-    :raises HistoryError: for a pot-limit series (see :func:`~feltro.history.record.stakes_of`).
-    """
-    number, hand, seating = played_hand(series, number)
-    config = series.config
-    return seated_record(hand, seating.order, seating.button, config.players,
-                         hand_number=number, seat_count=config.seat_count,
-                         visible_to=visible_to)

@@ -59,7 +59,7 @@ from feltro.history import HandRecord
 from feltro.history.record import seated_record
 from feltro.pots import collected_pots
 from feltro.seating import Seating
-from feltro.series import HandSummary, Outcome, Series, Standing, derive_seed
+from feltro.series import HandSummary, Outcome, Series, Standing, derive_seed, level_field
 
 __all__ = [
     "BotAnswer",
@@ -208,6 +208,14 @@ class SeriesDriver(Protocol):
         """End the series before the next hand."""
         ...
 
+    def reenter(self, seat: int, now: datetime | None = None) -> None:
+        """A busted player re-enters (G8)."""
+        ...
+
+    def seat_late(self, seat: int, name: str, now: datetime | None = None) -> None:
+        """A late player sits down (G9)."""
+        ...
+
 
 class MemoryDriver:
     """Drives a :class:`~feltro.series.Series` with no durable log (tests, throwaway games)."""
@@ -232,6 +240,14 @@ class MemoryDriver:
         """See :meth:`feltro.series.Series.request_stop`."""
         self._series.request_stop()
 
+    def reenter(self, seat: int, now: datetime | None = None) -> None:
+        """See :meth:`feltro.series.Series.reenter`."""
+        self._series.reenter(seat, now)
+
+    def seat_late(self, seat: int, name: str, now: datetime | None = None) -> None:
+        """See :meth:`feltro.series.Series.seat_late`."""
+        self._series.seat_late(seat, name, now)
+
 
 class Session:
     """A series with people and bots (see the module docstring).
@@ -253,29 +269,33 @@ class Session:
     ) -> None:
         self.driver = driver
         by_seat = {p.seat: p for p in players}
-        config = driver.series.config
-        if set(by_seat) != set(config.players):
+        names = driver.series.players  # late seats too (G9)
+        if set(by_seat) != set(names):
             raise ConfigError(f"the players' seats {sorted(by_seat)} are not the series' seats "
-                              f"{sorted(config.players)}")
+                              f"{sorted(names)}")
         for seat, player in by_seat.items():
-            if player.name != config.players[seat]:
+            if player.name != names[seat]:
                 raise ConfigError(f"seat {seat}: {player.name!r} is not the series' name "
-                                  f"{config.players[seat]!r}")
-        self.players: Mapping[int, Player] = dict(sorted(by_seat.items()))
+                                  f"{names[seat]!r}")
+        self.players: dict[int, Player] = dict(sorted(by_seat.items()))
         self._rng = random.Random(0)  # reseeded before every decision (module docstring)
-        given = dict(bots or {})
+        self._given = dict(bots or {})
+        self._make_bot = make_bot
         self._bots: dict[int, Bot] = {}
-        for seat, player in self.players.items():
-            if player.bot is None:
-                continue
-            if seat in given:
-                self._bots[seat] = given[seat]
-                continue
-            try:
-                self._bots[seat] = make_bot(player.bot, self._rng)
-            except ValueError as exc:
-                raise ConfigError(f"seat {seat}: {exc}") from None
+        for player in self.players.values():
+            self._seat_bot(player)
         self.notes: list[BotNote] = []
+
+    def _seat_bot(self, player: Player) -> None:
+        if player.bot is None:
+            return
+        if player.seat in self._given:
+            self._bots[player.seat] = self._given[player.seat]
+            return
+        try:
+            self._bots[player.seat] = self._make_bot(player.bot, self._rng)
+        except ValueError as exc:
+            raise ConfigError(f"seat {player.seat}: {exc}") from None
 
     # --- reading ---------------------------------------------------------------------------
 
@@ -502,6 +522,24 @@ class Session:
         """End the series before the next hand (G6)."""
         self.driver.request_stop()
 
+    def reenter(self, seat: int, now: datetime | None = None) -> None:
+        """A busted player takes a fresh starting stack (G8); see :meth:`Series.reenter`.
+
+        :raises EntryError: if the rules refuse it.
+        """
+        self.driver.reenter(seat, now)
+
+    def seat_late(self, player: Player, now: datetime | None = None) -> None:
+        """*player* sits down late (G9); see :meth:`Series.seat_late`.
+
+        :raises EntryError: if the rules refuse it.
+        :raises ConfigError: for a bad name or an unknown bot level.
+        """
+        self.driver.seat_late(player.seat, player.name, now)
+        self.players[player.seat] = player
+        self.players = dict(sorted(self.players.items()))
+        self._seat_bot(player)
+
     # --- history ---------------------------------------------------------------------------
 
     def hand_record(self, **fields: Any) -> HandRecord:
@@ -513,6 +551,6 @@ class Session:
         """
         seating = self._seating()
         config = self.series.config
-        return seated_record(self._hand(), seating.order, seating.button, config.players,
+        return seated_record(self._hand(), seating.order, seating.button, self.series.players,
                              hand_number=self.hand_number, seat_count=config.seat_count,
-                             **fields)
+                             **level_field(self.series, self.hand_number), **fields)

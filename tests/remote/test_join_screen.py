@@ -177,3 +177,18 @@ def test_the_last_line_of_a_long_hand_is_in_view() -> None:
     lines = asyncio.run(_screen(state, "pt-PT"))
     last = words.log_lines(state, "pt-PT")[-1].plain
     assert any(last[:25] in line for line in lines), (last, lines)
+
+
+def test_a_remote_seat_shows_the_blind_level_and_words_its_blinds_by_it_G7() -> None:
+    state = state_facing_a_bet()
+    table = state["table"]
+    table["level"] = {"level": 3, "blinds": {"small_blind": 5, "big_blind": 10, "ante": 1},
+                      "next": {"small_blind": 10, "big_blind": 20, "ante": 2},
+                      "hands_left": 2, "seconds_left": None, "due_at": None}
+    header = words.header_line(state, "en").plain
+    assert "Level 3: 5/10 ante 1 · next 10/20 ante 2 after 2 more hands" in header, header
+    table["hand"]["log"] = [{"kind": "blind", "seat": 1, "amount": 5},
+                            {"kind": "blind", "seat": 2, "amount": 10}]
+    lines = [line.plain for line in words.log_lines(state, "en")]
+    assert any("small blind 5" in line for line in lines), lines
+    assert any("big blind 10" in line for line in lines), lines

@@ -32,6 +32,7 @@ COMPUTED = {
     "log.": ["log.bets", "log.bets_all_in", "log.raises", "log.raises_all_in"],
     "bot.level.": [],  # falls back to the bot's kind when a level has no name
     "verify.check.": [],  # the verifier's check names: tests/test_i18n.py lists them
+    "levels.ready.": [f"levels.ready.{name}" for name in ("standard", "turbo", "slow")],
 }
 
 
@@ -42,9 +43,9 @@ def used_keys() -> tuple[set[str], set[str]]:
     for script in SCRIPTS:
         text = script.read_text("utf-8")
         literal |= set(re.findall(r'"((?:web|act|input|table|log|pot|standings|series|refusal|'
-                                  r'bot|error|bye|rules)\.[A-Za-z0-9_.-]+)"', text))
-        prefixes |= set(re.findall(r"`((?:web|series|refusal|log|bot|error|verify)\.[a-z_.]*)"
-                                   r"\$\{", text))
+                                  r'bot|error|bye|rules|levels|entries)\.[A-Za-z0-9_.-]+)"', text))
+        prefixes |= set(re.findall(r"`((?:web|series|refusal|log|bot|error|verify|levels)"
+                                   r"\.[a-z_.]*)\$\{", text))
     return literal, prefixes
 
 

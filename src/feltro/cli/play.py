@@ -21,6 +21,8 @@ from feltro.cli.invoked import feltro_command
 from feltro.cli.language import BOT_NAMES, LANG_HELP, resolve_language
 
 if TYPE_CHECKING:
+    from feltro.entries import ReentryRule
+    from feltro.levels import BlindSchedule
     from feltro.series_log import SeriesStore
     from feltro.session import Player, Session
     from feltro.tui.app import PlayApp
@@ -81,6 +83,48 @@ def choose_players(
     for i in range(count):
         seats.append(Player(len(humans) + i + 1, names[i], bot=levels[i % len(levels)]))
     return seats
+
+
+def blind_schedule(levels: str | None, hands: int | None, minutes: int | None,
+                   antes_from: int | None, lang: str = "en") -> BlindSchedule | None:
+    """The blind levels ``--levels`` and its options ask for (G7), ``None`` for fixed blinds.
+
+    :raises typer.BadParameter: for levels that cannot be read, or both units at once.
+    """
+    from feltro.errors import ConfigError
+    from feltro.i18n import t
+    from feltro.levels import BlindSchedule, LevelUnit
+
+    if levels is None:
+        return None
+    if hands is not None and minutes is not None:
+        raise typer.BadParameter(t("levels.error_both", lang), param_hint="--level-minutes")
+    unit = LevelUnit.MINUTES if minutes is not None else LevelUnit.HANDS
+    try:
+        return BlindSchedule.parse(levels, unit=unit, length=minutes or hands or 10,
+                                   ante_from=antes_from)
+    except ConfigError:
+        raise typer.BadParameter(t("levels.error", lang, text=levels[:80]),
+                                 param_hint="--levels") from None
+
+
+def reentry_rule(times: int | None, level: int | None, minutes: int | None,
+                 lang: str = "en", late_seats: bool = False) -> ReentryRule | None:
+    """The re-entry period ``--reentries`` asks for (G8), ``None`` for a freezeout (G4).
+
+    :raises typer.BadParameter: without exactly one end (a level or minutes).
+    """
+    from feltro.entries import ReentryRule
+    from feltro.i18n import t
+
+    if times is None:
+        if late_seats:
+            raise typer.BadParameter(t("entries.error_end", lang), param_hint="--late-seats")
+        return None
+    if (level is None) == (minutes is None):
+        raise typer.BadParameter(t("entries.error_end", lang), param_hint="--reentries")
+    return ReentryRule(times=times, until_level=level, until_minutes=minutes,
+                       late_seats=late_seats)
 
 
 def _bot_levels(bots: str | None, level: str, lang: str) -> tuple[int | None, list[str]]:
@@ -159,6 +203,30 @@ def play(
     hands: Annotated[int | None, typer.Option(
         min=1, help="Stop after this many hands (G6: the biggest stack wins).")] = None,
     stack: Annotated[int, typer.Option(min=1, help="Starting stack (G2).")] = 200,
+    levels: Annotated[str | None, typer.Option(
+        help="Blind levels (G7): standard, turbo, slow, or custom levels '1/2, 2/4, 5/10/1' "
+             "(small/big/ante). Default: fixed blinds 1/2 (G5).")] = None,
+    level_hands: Annotated[int | None, typer.Option(
+        min=1, max=10_000, help="With --levels: a new level every N hands (default 10).")]
+    = None,
+    level_minutes: Annotated[int | None, typer.Option(
+        min=1, max=10_000, help="With --levels: a new level every N minutes from the first "
+                                "deal.")] = None,
+    antes_from: Annotated[int | None, typer.Option(
+        min=1, max=40, help="With --levels: antes from this level on.")] = None,
+    reentries: Annotated[int | None, typer.Option(
+        min=1, max=10, help="A re-entry period (G8): a player out of chips may take a fresh "
+                            "stack this many times (press R). Default: freezeout (G4).")]
+    = None,
+    reentry_level: Annotated[int | None, typer.Option(
+        min=1, max=40, help="With --reentries: the period ends with this blind level.")]
+    = None,
+    reentry_minutes: Annotated[int | None, typer.Option(
+        min=1, max=1440, help="With --reentries: the period ends this many minutes after "
+                              "the first deal.")] = None,
+    late_seats: Annotated[bool, typer.Option(
+        "--late-seats", help="With --reentries: a player arriving in the period sits down "
+                             "(J between hands, G9).")] = False,
     resume: Annotated[bool, typer.Option(
         "--resume", help="Continue the last interrupted series (or --series ID).")] = False,
     series: Annotated[str | None, typer.Option(
@@ -179,6 +247,12 @@ def play(
         seats = choose_players(humans=_humans(hotseat, name, language), players=players,
                                bots=bots, level=level, lang=language)
         stop = parse_stop_at(stop_at, now, language) if stop_at else None
+        schedule = blind_schedule(levels, level_hands, level_minutes, antes_from, language)
+        rule = reentry_rule(reentries, reentry_level, reentry_minutes, language, late_seats)
+        if rule is not None and rule.until_level is not None and (
+                schedule is None or rule.until_level > schedule.last):
+            raise typer.BadParameter(t("entries.error_level", language),
+                                     param_hint="--reentry-level")
     try:
         if not resume and series is None:
             choice = _offer_unfinished(root, language)
@@ -194,7 +268,8 @@ def play(
                 language = players_lang
         else:
             folder = new_series_folder(root, now)
-            session, store = _create(folder, seats, seed, stop, hands, stack, language)
+            session, store = _create(folder, seats, seed, stop, hands, stack, language,
+                                     schedule, rule)
     except (FeltroError, OSError) as exc:  # a damaged log, a folder we cannot write
         typer.echo(f"feltro: {exc}", err=True)
         raise typer.Exit(1) from None
@@ -210,13 +285,17 @@ def play(
 
 def _create(folder: SeriesFolder, seats: list[Player], seed: int | None,
             stop: datetime | None, hands: int | None, stack: int,
-            lang: str) -> tuple[Session, SeriesStore]:
+            lang: str, schedule: BlindSchedule | None = None,
+            rule: ReentryRule | None = None) -> tuple[Session, SeriesStore]:
     from feltro.series import SeriesConfig
     from feltro.series_log import SeriesStore
     from feltro.session import Session
 
-    config = SeriesConfig(players={p.seat: p.name for p in seats}, seat_count=len(seats),
-                          starting_stack=stack, stop_at=stop, max_hands=hands)
+    late = rule is not None and rule.late_seats  # free seats for late players (G9)
+    config = SeriesConfig(players={p.seat: p.name for p in seats},
+                          seat_count=10 if late else len(seats),
+                          starting_stack=stack, stop_at=stop, max_hands=hands,
+                          levels=schedule, reentry=rule)
     folder.write_players(seats, lang)
     store = SeriesStore.create(folder.log, config, series_seed=seed)
     try:
@@ -228,12 +307,15 @@ def _create(folder: SeriesFolder, seats: list[Player], seed: int | None,
 
 def _resume(folder: SeriesFolder) -> tuple[Session, SeriesStore]:
     from feltro.series_log import SeriesStore
-    from feltro.session import Session
+    from feltro.session import Player, Session
 
     players, _lang = folder.read_players()
     store = SeriesStore.open(folder.log)
-    try:
-        return Session(store, players), store
+    try:  # the series' players: a late player cut off by a crash (G9) plays as a person
+        known = {p.seat: p for p in players}
+        seated = [known.get(seat, Player(seat, name))
+                  for seat, name in store.series.players.items()]
+        return Session(store, seated), store
     except BaseException:
         store.close()
         raise
@@ -331,7 +413,10 @@ def _make_app(session: Session, folder: SeriesFolder, lang: str, delay: float) -
     from feltro.tui.app import PlayApp
 
     return PlayApp(session, lang=lang, bot_delay=delay,
-                   on_hand_end=lambda s: save_hand(folder, s), saved_to=folder.hands,
+                   on_hand_end=lambda s: save_hand(folder, s),
+                   on_late_player=lambda p: folder.write_players(
+                       [*session.players.values(), p], lang),
+                   saved_to=folder.hands,
                    resumable=True, feltro=feltro_command())
 
 

@@ -17,6 +17,7 @@ from feltro.cards import parse_cards
 from feltro.errors import Refusal
 from feltro.i18n import has_key, refusal_words, t
 from feltro.remote.client import Phase, Problem
+from feltro.tui.levelwords import countdown_of, level_text
 from feltro.tui.render import seats_grid
 from feltro.tui.text import cards_text
 
@@ -63,8 +64,11 @@ def header_line(state: Frame, lang: str) -> Text:
     hand = table.get("hand")
     if hand is not None:
         parts.append(t("header.hand", lang, number=hand["number"]))
-    parts.append(t("header.blinds", lang, small=settings["small_blind"],
-                   big=settings["big_blind"]))
+    if table.get("level"):  # blind levels (G7)
+        parts.append(level_text(countdown_of(table["level"]), lang))
+    else:
+        parts.append(t("header.blinds", lang, small=settings["small_blind"],
+                       big=settings["big_blind"]))
     seated = [s for s in table["seats"] if s.get("occupied")]
     if table["status"] == "lobby":  # seats taken of the table's seats, as the phones show
         parts.append(t("join.seats_taken", lang, seated=len(seated),
@@ -173,8 +177,9 @@ def _log_line(table: Frame, entry: Frame, lang: str) -> Text | None:
     kind = entry.get("kind")
     name = seat_name(table, entry.get("seat"), lang)
     if kind == "blind":
-        which = ("log.posts_small_blind" if entry["amount"] < table["settings"]["big_blind"]
-                 else "log.posts_big_blind")
+        big = (table["level"]["blinds"]["big_blind"] if table.get("level")
+               else table["settings"]["big_blind"])
+        which = "log.posts_small_blind" if entry["amount"] < big else "log.posts_big_blind"
         return Text(t(which, lang, name=name, amount=entry["amount"]), style="dim")
     if kind == "ante":
         return Text(t("log.posts_ante", lang, name=name, amount=entry["amount"]), style="dim")

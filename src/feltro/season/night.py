@@ -32,20 +32,22 @@ def night_of(series: Series, *, key: str, label: str, date: str,
     """
     if series.outcome is None:
         raise SeasonError("not-over", f"{label}: the series is not over yet", series=label)
-    hands = dict.fromkeys(series.config.players, 0)
-    biggest = dict.fromkeys(series.config.players, 0)
-    knockouts: dict[int, list[str]] = {seat: [] for seat in series.config.players}
+    names = series.players  # the late seats too (G9)
+    hands = dict.fromkeys(names, 0)
+    biggest = dict.fromkeys(names, 0)
+    knockouts: dict[int, list[str]] = {seat: [] for seat in names}
     for summary in series.summaries:
         for seat in summary.seating.order:
             hands[seat] += 1
         for seat, chips in collected_of(summary).items():
             biggest[seat] = max(biggest[seat], chips)
         for winner, busted in knockouts_of(summary):
-            knockouts[winner].append(series.config.players[busted])
+            knockouts[winner].append(names[busted])
     players = tuple(
         NightPlayer(standing.name, standing.seat, standing.seat in bots, standing.place,
                     hands[standing.seat], biggest[standing.seat],
-                    tuple(knockouts[standing.seat]), _reentries(standing))
+                    tuple(knockouts[standing.seat]),
+                    standing.reentries if series.config.reentry is not None else None)
         for standing in series.standings())
     return Night(key, label, date, series.outcome.hands, series.outcome.end.value, players)
 
@@ -71,9 +73,3 @@ def knockouts_of(summary: HandSummary) -> list[tuple[int, int]]:
             found.extend((order[winner], busted) for winner in contested[-1].winners)
     return found
 
-
-def _reentries(standing: object) -> int | None:
-    """The re-entries a standing reports, when the series layer reports them (issue 25's
-    re-entry period adds them; older series have none)."""
-    count = getattr(standing, "reentries", None)
-    return count if type(count) is int else None

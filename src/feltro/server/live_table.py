@@ -43,6 +43,7 @@ from feltro.errors import IllegalActionError, StoreError
 from feltro.events import Event
 from feltro.seal import SeedSeal
 from feltro.series_log import SeriesStore
+from feltro.server import entries
 from feltro.server.clock import Clock
 from feltro.server.fairplay import FIRST_DEAL_WAIT, FairPlay, Reveal
 from feltro.server.hand_log import HandLog
@@ -503,6 +504,7 @@ class LiveTable:
         seed = random.SystemRandom()
         seats = self.lobby.seats
         self.store = store
+        entries.reconcile(self)  # a late seat cut in two by a crash (G9)
         self.seated = Session(
             store, [Player(seat, state.name, state.bot) for seat, state in seats.items()],
             bots={seat: make_bot(state.bot, random.Random(seed.getrandbits(64)))

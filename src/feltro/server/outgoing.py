@@ -203,6 +203,8 @@ class StandingOut(_Out):
     bot: str | None
     stack: int
     out_in_hand: int | None
+    reentries: int = 0
+    """Fresh stacks taken in the re-entry period (G8)."""
 
 
 class EliminationOut(_Out):
@@ -290,6 +292,10 @@ class TableOut(_Out):
     hands_played: int
     problem: str | None
     fair: FairOut | None = None
+    level: dict[str, Any] | None = None
+    """The blind level now, the next and the countdown (G7); ``null`` with fixed blinds."""
+    entries: dict[str, Any] | None = None
+    """The re-entry period (G8, G9); ``null`` for a freezeout (G4)."""
 
 
 class LegalOut(_Out):

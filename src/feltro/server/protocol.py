@@ -308,6 +308,14 @@ class MarkAway(_In):
     seat: Seat
 
 
+class Reenter(_In):
+    """Host: the busted player in *seat* takes a fresh starting stack (G8, the re-entry
+    period); they are dealt in when the big blind reaches them (D8)."""
+
+    type: Literal["reenter"]
+    seat: Seat
+
+
 class PassHost(_In):
     """Host: give the host role to the player in *seat* (their seat token becomes the host's)."""
 
@@ -342,11 +350,13 @@ class EndSeries(_In):
 ClientMessage = Annotated[
     Hello | SetLang | Join | Act | Contribute | StepAway | ComeBack | Ping | Accept | Refuse
     | AddBot
-    | RemoveBot | RemovePlayer | MarkAway | PassHost | Start | Pause | Resume | EndSeries,
+    | RemoveBot | RemovePlayer | MarkAway | PassHost | Start | Pause | Resume | EndSeries
+    | Reenter,
     Field(discriminator="type"),
 ]
 HOST_TYPES: Final = frozenset({"accept", "refuse", "add_bot", "remove_bot", "remove_player",
-                               "mark_away", "pass_host", "start", "pause", "resume", "end"})
+                               "mark_away", "pass_host", "start", "pause", "resume", "end",
+                               "reenter"})
 CLIENT_TYPES: Final = HOST_TYPES | {"hello", "set_lang", "join", "act", "contribute", "away",
                                     "back", "ping"}
 
@@ -480,6 +490,18 @@ class CreateTable(BaseModel):
     reveal: Literal["hand", "series"] = "series"
     """When the dealer's secrets are revealed (``docs/fairness.md``): at the end of the series
     (mucked and folded hands stay private during play), or as each hand ends."""
+    # A re-entry period (G8) and late seats (G9), off by default (G4): up to `reentries`
+    # fresh stacks per player until the end of level `reentry_level` or `reentry_minutes`.
+    reentries: Annotated[int, Field(ge=1, le=10)] | None = None
+    reentry_level: Annotated[int, Field(ge=1, le=40)] | None = None
+    reentry_minutes: Annotated[int, Field(ge=1, le=1440)] | None = None
+    late_seats: bool = False
+    # Blind levels (G7), off by default (G5): a ready structure's name or custom levels
+    # "1/2, 2/4, 5/10/1", each level lasting level_length hands or minutes.
+    levels: Annotated[str, Field(min_length=1, max_length=1000)] | None = None
+    level_unit: Literal["hands", "minutes"] = "hands"
+    level_length: Annotated[int, Field(ge=1, le=10_000)] = 10
+    antes_from: Annotated[int, Field(ge=1, le=40)] | None = None
 
     @model_validator(mode="after")
     def _blinds(self) -> CreateTable:

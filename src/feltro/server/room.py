@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING, Any, Final, TypeVar
 from pydantic import BaseModel
 
 from feltro.errors import StoreError
+from feltro.server import entries
 from feltro.server import protocol as p
 from feltro.server.admission import Admission
 from feltro.server.clock import epoch_ms
@@ -215,7 +216,7 @@ class Room:
             self.admission.check_ask(conn.address)
             await self.write(self.admission.make_room_to_ask, conn.address)
         request, token = await self.write(functools.partial(
-            table.join, message.name, message.seat, by_host=by_host))
+            entries.join, table, message.name, message.seat, by_host=by_host))
         self.admission.request_addresses[request.request_id] = conn.address
         if not by_host:
             conn.token_hash = hash_token(token)
@@ -465,7 +466,8 @@ _HANDLERS: Final[dict[type[BaseModel], Handler]] = {
 """Message type -> its handler; every other type is a host command (:data:`_HOST_STEPS`)."""
 
 _HOST_STEPS: Final[dict[type[BaseModel], Callable[[LiveTable, Any, float], object]]] = {
-    p.Accept: lambda table, m, now: table.accept(m.request_id, m.seat),
+    p.Accept: lambda table, m, now: entries.accept(table, m.request_id, m.seat),
+    p.Reenter: lambda table, m, now: entries.reenter(table, m.seat),
     p.Refuse: lambda table, m, now: table.refuse(m.request_id),
     p.AddBot: lambda table, m, now: table.add_bot(m.kind, m.seat, m.name),
     p.RemoveBot: lambda table, m, now: table.remove(m.seat, bot=True),

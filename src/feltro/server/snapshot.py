@@ -87,6 +87,11 @@ class SeriesSnapshot:
     stop_requested: bool
     should_stop: bool
     """Whether the series ends after the hand in progress (asked, or a stop condition met)."""
+    level: Mapping[str, Any] | None = None
+    entries: Mapping[str, Any] | None = None
+    """The re-entry period (G8, G9, :func:`feltro.server.entries.entries_view`), or ``None``."""
+    """The blind level, the next and the countdown (G7, :meth:`Countdown.to_dict`), or
+    ``None`` with fixed blinds."""
 
 
 @dataclass(frozen=True, slots=True)

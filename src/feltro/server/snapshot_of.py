@@ -13,6 +13,7 @@ from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
 from feltro.series import Series
+from feltro.server.entries import entries_view
 from feltro.server.hand_log import HandLog
 from feltro.server.snapshot import (
     FinishedHand,
@@ -56,10 +57,16 @@ def _series_snapshot(table: LiveTable, series: Series | None,
         in_hand=series.in_hand, hand_number=series.hand_number, to_act=series.to_act,
         stacks=dict(series.stacks), standings=standings,
         places={row.seat: row for row in standings}, outcome=series.outcome,
-        players=series.config.players, starting_stack=series.config.starting_stack,
+        players=series.players, starting_stack=series.config.starting_stack,
         finished=_finished(table, series), stop_requested=series.stop_requested,
         should_stop=series.in_hand and (table.stop_logged or series.stop_requested
-                                        or series.should_stop(wall)))
+                                        or series.should_stop(wall)),
+        level=_level(series, wall), entries=entries_view(series, wall))
+
+
+def _level(series: Series, wall: datetime) -> dict[str, Any] | None:
+    countdown = series.countdown(wall)
+    return None if countdown is None else countdown.to_dict()
 
 
 def _finished(table: LiveTable, series: Series) -> tuple[FinishedHand, ...]:

@@ -98,7 +98,9 @@ def table_view(snap: TableSnapshot, lang: str) -> TableOut:
         paused=snap.paused, pause_pending=snap.paused and snap.in_hand,
         next_hand_at=_next_hand_at(snap, outcome is not None),
         hands_played=len(series.finished) if series is not None else 0,
-        problem=_problem(snap, lang), **_fair(snap))
+        problem=_problem(snap, lang), **_fair(snap),
+        level=dict(series.level) if series is not None and series.level is not None else None,
+        entries=dict(series.entries) if series is not None and series.entries else None)
 
 
 def _problem(snap: TableSnapshot, lang: str) -> str | None:
@@ -215,7 +217,7 @@ def _standings(snap: TableSnapshot) -> list[StandingOut]:
         return []
     return [StandingOut(place=r.place, seat=r.seat, name=r.name,
                         bot=snap.seats[r.seat].bot if r.seat in snap.seats else None,
-                        stack=r.stack, out_in_hand=r.out_in_hand)
+                        stack=r.stack, out_in_hand=r.out_in_hand, reentries=r.reentries)
             for r in snap.series.standings]
 
 

@@ -26,7 +26,7 @@ from textual.app import App
 from textual.screen import Screen
 
 from feltro.i18n import check_language, t
-from feltro.session import Session
+from feltro.session import Player, Session
 from feltro.tui.screens import QuitScreen, TooSmallScreen, guard_size
 from feltro.tui.table_screen import TableScreen
 
@@ -44,6 +44,8 @@ class PlayApp(App[None]):
     :param bot_delay: seconds a bot "thinks" before its action shows (0 in tests).
     :param clock: the current time, for the stop time's countdown (tests pass a fixed one).
     :param on_hand_end: called with the session after each hand ends (saving it).
+    :param on_late_player: called with a late player (G9) before they sit down (recording
+        the players for ``--resume``).
     :param saved_to: where the hands are saved, to tell the players at the end.
     :param resumable: whether quitting keeps the series (a durable log) for ``--resume``.
     :param feltro: the command that runs feltro where the player is (``.venv/bin/feltro``),
@@ -62,6 +64,7 @@ class PlayApp(App[None]):
         bot_delay: float = 0.6,
         clock: Callable[[], datetime] = datetime.now,
         on_hand_end: Callable[[Session], None] | None = None,
+        on_late_player: Callable[[Player], None] | None = None,
         saved_to: Path | str | None = None,
         resumable: bool = False,
         feltro: str = "feltro",
@@ -72,6 +75,7 @@ class PlayApp(App[None]):
         self.bot_delay = bot_delay
         self._clock = clock
         self._on_hand_end = on_hand_end
+        self._on_late_player = on_late_player
         self.saved_to = str(saved_to) if saved_to is not None else None
         self.resumable = resumable
         self.feltro = feltro
@@ -103,6 +107,11 @@ class PlayApp(App[None]):
         """A hand has just ended: run the hook (saving the hand)."""
         if self._on_hand_end is not None:
             self._on_hand_end(session)
+
+    def late_player(self, player: Player) -> None:
+        """A late player is about to sit down (G9): run the hook (recording the players)."""
+        if self._on_late_player is not None:
+            self._on_late_player(player)
 
     def ask_quit(self) -> None:
         """Ask whether to leave (the series stays resumable) or end the series (G6)."""

@@ -21,6 +21,7 @@ from feltro.i18n import t
 from feltro.seating import Seating
 from feltro.series import End, Standing
 from feltro.session import Player, Session
+from feltro.tui.levelwords import level_text
 from feltro.tui.text import (
     LogContext,
     cards_text,
@@ -67,14 +68,19 @@ def countdown(stop_at: datetime, now: datetime) -> str:
 
 
 def header_line(session: Session, lang: str, now: datetime) -> Text:
-    """Hand number, blinds, players left, and the countdown to the stop time (G6)."""
+    """Hand number, blinds (or the blind level, the next and its countdown, G7), players left,
+    and the countdown to the stop time (G6)."""
     config = session.series.config
     parts = [t("app.title", lang)]
     if session.hand_number:
         parts.append(t("header.hand", lang, number=session.hand_number))
-    parts.append(t("header.blinds", lang, small=config.small_blind, big=config.big_blind))
+    level = session.series.countdown(now)
+    if level is None:
+        parts.append(t("header.blinds", lang, small=config.small_blind, big=config.big_blind))
+    else:
+        parts.append(level_text(level, lang))
     parts.append(t("header.players", lang, alive=len(session.series.alive),
-                   total=len(config.players)))
+                   total=len(session.series.players)))
     line = Text(" · ".join(parts), style="bold")
     if config.stop_at is not None:
         if now >= config.stop_at:
@@ -328,7 +334,8 @@ def kicker_lines(session: Session, lang: str) -> list[str]:
 
 
 def standings_table(rows: Sequence[Standing], session: Session, lang: str) -> Table:
-    """Place, name (bots labelled with their level), chips, and when each player went out."""
+    """Place, name (bots labelled with their level), chips, when each player went out and
+    their re-entries (G8)."""
     table = Table(box=None, padding=(0, 1), expand=False)
     table.add_column(t("standings.place", lang), justify="right")
     table.add_column(t("standings.name", lang), no_wrap=True, overflow="ellipsis",
@@ -348,6 +355,8 @@ def standings_table(rows: Sequence[Standing], session: Session, lang: str) -> Ta
             status = t("standings.in", lang)
         else:
             status = t("standings.out_in_hand", lang, hand=row.out_in_hand)
+        if row.reentries:  # G8
+            status += " · " + t("entries.count", lang, n=row.reentries)
         table.add_row(str(row.place), name, str(row.stack), status)
     return table
 

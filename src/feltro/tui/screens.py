@@ -215,6 +215,33 @@ class QuitScreen(_Panel):
             self.dismiss("end")
 
 
+class LateNameScreen(ModalScreen[str]):
+    """A late player types their name (G9): Enter sits them down, Esc gives up."""
+
+    def __init__(self, lang: str) -> None:
+        super().__init__()
+        self._lang = lang
+        self.typed = ""
+
+    def compose(self) -> ComposeResult:
+        with Vertical(classes="panel"):
+            yield Static(self._prompt(), id="late-name")
+
+    def _prompt(self) -> Text:
+        return Text(t("entries.late_prompt", self._lang, typed=self.typed), style="bold")
+
+    def on_key(self, event: events.Key) -> None:
+        event.stop()
+        if event.key in ("escape", "enter"):
+            self.dismiss(self.typed.strip() if event.key == "enter" else "")
+            return
+        if event.key == "backspace":
+            self.typed = self.typed[:-1]
+        elif event.is_printable and event.character and len(self.typed) < 20:
+            self.typed += event.character
+        self.query_one("#late-name", Static).update(self._prompt())
+
+
 class SeriesOverScreen(Screen[None]):
     """The end of the series: winner, reason, standings; any of Enter, Q, Esc quits, and
     ``?`` reads the rule that ended it (*rule*, G4 or G6) in *lang*."""

@@ -32,8 +32,16 @@ from feltro.errors import IllegalActionError
 from feltro.hand import SeatView
 from feltro.i18n import refusal_words, t
 from feltro.tui import render, turn
+from feltro.tui.entrywords import (
+    late_player,
+    late_seat_free,
+    late_seated,
+    reentered,
+    reentry_offer,
+)
 from feltro.tui.screens import (
     HelpTerms,
+    LateNameScreen,
     LogScreen,
     PrivacyScreen,
     RulesScreen,
@@ -77,6 +85,8 @@ class TableScreen(Screen[None]):
         """The seat whose private cards are on screen."""
         self.typed = ""
         self.message: Text | None = None
+        self._offered: int | None = None
+        """The hand after which a re-entry was offered (G8)."""
         self._cited: tuple[Text | None, str | None] = (None, None)
         """The refusal on screen and the rule it cites (``?`` opens it)."""
         self._ended_hand = session.hand_number if not session.in_hand else -1
@@ -183,6 +193,9 @@ class TableScreen(Screen[None]):
         self._ended_hand = session.hand_number
         self.play_app.hand_ended(session)
         self.mode = "hand_over"
+        seat = self._reentry_seat()
+        if seat is not None:  # Enter asks once more before the next hand (_continue)
+            self.message = Text(reentry_offer(session, seat, self.lang), style="bold yellow")
         self.refresh_all()
         summary = session.last_summary
         no_human_left = not any(session.series.stacks.get(s, 0) for s in session.humans)
@@ -224,7 +237,12 @@ class TableScreen(Screen[None]):
         if self.session.is_over:
             self._series_over()
             return
+        if self._offer_reentry():  # asked once: Enter again declines
+            self.mode = "hand_over"
+            self.refresh_all()
+            return
         self.mode = "next"
+        self._offered = None
         self._deal()
 
     def _series_over(self) -> None:
@@ -257,6 +275,11 @@ class TableScreen(Screen[None]):
         elif key == "question_mark":
             self.play_app.show(RulesScreen.build(self.lang, self.cited_rule(),
                                                  self._help_terms()))
+        elif key == "r" and self.mode not in ("act", "confirm_fold") \
+                and self._reentry_seat() is not None:  # R raises in a turn
+            self._reenter()
+        elif key == "j" and late_seat_free(self.session, self.play_app.now()):
+            self.play_app.show(LateNameScreen(self.lang), self._late_named)
         elif self.mode == "confirm_fold":
             if key in self._keys_for("fold"):
                 self._play(FOLD)
@@ -274,6 +297,47 @@ class TableScreen(Screen[None]):
                 self.advance()
             else:
                 self._continue()
+
+    def _reentry_seat(self) -> int | None:
+        """A person at the keyboard who is out and may re-enter now (G8), if any."""
+        series = self.session.series
+        rule = series.config.reentry
+        if rule is None or not series.entries_open(self.play_app.now()):
+            return None
+        return next((seat for seat in self.session.humans
+                     if series.stacks.get(seat) == 0 and series.reentries(seat) < rule.times),
+                    None)
+
+    def _offer_reentry(self) -> bool:
+        """Offer a re-entry to a person who is out (G8), once per hand; whether it did now."""
+        seat = self._reentry_seat()
+        if seat is None or self._offered == self.session.hand_number:
+            return False
+        self._offered = self.session.hand_number
+        self.message = Text(reentry_offer(self.session, seat, self.lang), style="bold yellow")
+        return True
+
+    def _reenter(self) -> None:
+        """The person re-enters (G8: at this keyboard they are their own host)."""
+        seat = self._reentry_seat()
+        assert seat is not None
+        self.session.reenter(seat, self.play_app.now())
+        self.message = Text(reentered(self.session, seat, self.lang), style="bold green")
+        self.refresh_all()
+
+    def _late_named(self, name: str | None) -> None:
+        """A late player gave their name (G9): recorded, seated, told when they play."""
+        if not name:
+            return
+        player = late_player(self.session, name, self.play_app.now())
+        if player is None:
+            self.message = Text(t("entries.late_taken", self.lang, name=name), style="bold red")
+        else:
+            self.play_app.late_player(player)
+            self.session.seat_late(player, self.play_app.now())
+            self.message = Text(late_seated(self.session, player.seat, self.lang),
+                                style="bold green")
+        self.refresh_all()
 
     def _help_terms(self) -> HelpTerms:
         config = self.session.series.config
@@ -410,8 +474,10 @@ class TableScreen(Screen[None]):
         reason = turn.standing_reason(self._my_view(), session.legal(), lang) \
             if self.mode == "act" else Text("")
         self.query_one("#message", Static).update(self.message or reason)
-        self.query_one("#keys", Static).update(
-            turn.keys_line(self.mode, self._spectating(), self.fast_forward, lang))
+        keys = turn.keys_line(self.mode, self._spectating(), self.fast_forward, lang)
+        if late_seat_free(session, self.play_app.now()):
+            keys.append(" · " + t("entries.late_hint", lang))
+        self.query_one("#keys", Static).update(keys)
 
 def _at_showdown(session: Session) -> int:
     """How many players reached the showdown: those who showed and those who mucked (the

@@ -10,6 +10,8 @@ import {
   botLabel, ordinal, qrImage, standingsView, stopText, toast,
 } from "./ui.js";
 import { resultsView } from "./results.js";
+import { levelText } from "./levels.js";
+import { reentryButton, waitingText } from "./entries.js";
 
 const app = { tableId: tableIdFromPath(), link: null, state: null, built: false, resultsFor: null };
 
@@ -143,6 +145,8 @@ async function copy(text, box) {
 function statusParts(table) {
   const parts = [h("p", {}, h("strong", {}, t(`web.status.${table.status}`, { problem: table.problem || "" })))];
   if (table.hand) parts.push(h("p", {}, t("web.hand.number", { n: table.hand.number })));
+  const level = levelText(table, app.link.now());
+  if (level) parts.push(h("p", { "data-level": "1" }, level));
   if (table.pause_pending) parts.push(h("p", { class: "warn" }, t("web.hand.pause_pending")));
   const stop = stopText(table, app.link.now());
   if (stop) parts.push(h("p", { "data-stop": "1" }, stop));
@@ -196,12 +200,16 @@ function seatAdmin(table) {
     else if (seat.away) words.push(t("web.seat.away"));
     if (!seat.bot && !seat.connected && !seat.removed) words.push(t("web.seat.offline"));
     if (seat.out) words.push(t("web.seat.out", { place: ordinal(seat.place) }));
+    const waiting = waitingText(table, seat.seat);
+    if (waiting) words.push(waiting);
     const actions = [];
     if (!seat.host && !seat.removed && !seat.out && (lobby || playing)) {
       actions.push(h("button", { type: "button", class: "small", onclick: () =>
         send({ type: seat.bot ? "remove_bot" : "remove_player", seat: seat.seat }) },
         t("web.host.remove"), h("span", { class: "sr-only" }, ` ${seat.name}`)));
     }
+    const reenter = playing ? reentryButton(table, seat, send) : null;
+    if (reenter) actions.push(reenter);
     if (playing && !seat.bot && !seat.away && !seat.removed && !seat.out) {
       actions.push(h("button", { type: "button", class: "small", onclick: () => send({ type: "mark_away", seat: seat.seat }) },
         t("web.host.mark_away"), h("span", { class: "sr-only" }, ` ${seat.name}`)));

@@ -4,6 +4,8 @@ import { boot } from "./boot.js";
 import { tokens } from "./net.js";
 import { t } from "./i18n.js";
 import { $, h, toast } from "./ui.js";
+import { levelFields } from "./levels.js";
+import { reentryFields } from "./entries.js";
 
 async function main() {
   await boot({ onSettings: () => render() });
@@ -25,6 +27,8 @@ function render() {
   const timer = h("input", { id: "t-timer", type: "number", min: 5, max: 600, value: 30 });
   const untimed = h("input", { id: "t-untimed", type: "checkbox" });
   const stop = h("input", { id: "t-stop", type: "time" });
+  const levels = levelFields();
+  const reentry = reentryFields();
   const form = h("form", { id: "create-form", class: "panel" },
     h("h2", {}, t("web.index.create")),
     field("t-name", t("web.index.table_name"), name),
@@ -33,6 +37,8 @@ function render() {
     h("div", { class: "row" }, field("t-timer", t("web.index.timer"), timer),
       h("p", {}, untimed, " ", h("label", { for: "t-untimed" }, t("web.index.untimed")))),
     field("t-stop", t("web.index.stop_at"), stop),
+    levels.element,
+    reentry.element,
     h("p", {}, h("button", { type: "submit", class: "primary", id: "create" }, t("web.index.create"))),
     h("p", { id: "create-status", role: "status" }));
   form.addEventListener("submit", async (event) => {
@@ -44,6 +50,8 @@ function render() {
       action_seconds: untimed.checked ? null : Number(timer.value),
     };
     if (stop.value) body.stop_at = stopAt(stop.value);
+    levels.read(body);
+    reentry.read(body);
     $("#create").disabled = true;
     $("#create-status").textContent = t("web.index.creating");
     try {

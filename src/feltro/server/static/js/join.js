@@ -4,6 +4,7 @@ import { boot, connect } from "./boot.js";
 import { tableIdFromPath, tokens } from "./net.js";
 import { t } from "./i18n.js";
 import { $, h, botLabel, errorText, toast } from "./ui.js";
+import { lateSeatsOpen } from "./entries.js";
 
 const app = { tableId: tableIdFromPath(), link: null, state: null, asked: false };
 
@@ -44,7 +45,7 @@ function render(full) {
   const list = h("ul", { class: "names" }, seated.map((s) => h("li", {}, s.name,
     s.bot ? h("span", { class: "tag bot" }, botLabel(s.bot)) : null)));
   const existing = $("#join-form");
-  if (table.status !== "lobby") {
+  if (table.status !== "lobby" && !lateSeatsOpen(table)) {
     $("#main").replaceChildren(h("section", { class: "panel" },
       h("p", {}, t("web.join.started")),
       h("p", {}, h("a", { class: "button", href: `/table/${encodeURIComponent(app.tableId)}` }, t("web.join.watch"))),

@@ -9,6 +9,8 @@ import {
   standingsView, stopText, timerBar, toast, nameOf,
 } from "./ui.js";
 import { resultsView } from "./results.js";
+import { levelText } from "./levels.js";
+import { waitingText } from "./entries.js";
 import { CONTRIBUTE_ID, badCards, contributeIfDue, forgetSent } from "./fairclient.js";
 
 const app = {
@@ -145,7 +147,8 @@ function handInfo(table) {
   const parts = [];
   const settings = table.settings;
   if (table.hand) parts.push(t("web.hand.number", { n: table.hand.number }));
-  parts.push(t("web.hand.blinds", { sb: settings.small_blind, bb: settings.big_blind }));
+  parts.push(levelText(table, app.link.now())
+    || t("web.hand.blinds", { sb: settings.small_blind, bb: settings.big_blind }));
   if (table.hand && !table.hand.over) parts.push(t(`web.street.${table.hand.street}`));
   return parts.join(" · ");
 }
@@ -165,6 +168,8 @@ function bannerParts(table, you, now) {
   if (app.fairBad.length) {
     parts.push(h("p", { class: "warn", id: "fair-warning", role: "alert" }, t("web.fair.card_bad", { cards: cardsText(app.fairBad) })));
   }
+  const waiting = you.seat !== null ? waitingText(table, you.seat) : null;
+  if (waiting) parts.push(h("p", { "data-waiting": "1" }, waiting));
   if (you.away) {
     parts.push(h("p", { class: "warn" }, t("web.act.away"), " ",
       h("button", { type: "button", onclick: () => app.link.send({ type: "back" }) }, t("web.act.come_back"))));

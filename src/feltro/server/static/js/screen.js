@@ -9,6 +9,8 @@ import {
   $, h, actionText, announceLog, boardView, logLine, nameOf,
   potsView, qrImage, seatList, showdownView, standingsView, stopText,
 } from "./ui.js";
+import { levelText } from "./levels.js";
+import { waitingText } from "./entries.js";
 import { resultsView } from "./results.js";
 
 const app = { tableId: tableIdFromPath(), link: null, state: null, heard: { hand: 0, log: 0 }, resultsFor: null };
@@ -57,7 +59,8 @@ function render() {
   const hand = table.hand;
   const info = [];
   if (hand) info.push(t("web.hand.number", { n: hand.number }));
-  info.push(t("web.hand.blinds", { sb: table.settings.small_blind, bb: table.settings.big_blind }));
+  info.push(levelText(table, now)
+    || t("web.hand.blinds", { sb: table.settings.small_blind, bb: table.settings.big_blind }));
   if (hand && !hand.over) info.push(t(`web.street.${hand.street}`));
   const banner = [];
   if (table.status === "lobby") {
@@ -70,6 +73,10 @@ function render() {
   const stop = stopText(table, now);
   if (stop) banner.push(h("p", { class: table.stop.last_hand ? "warn" : "", "data-stop": "1" }, stop));
   if (table.next_hand_at) banner.push(h("p", { id: "next-hand" }, t("web.hand.next_in", { s: Math.max(0, Math.ceil((table.next_hand_at - now) / 1000)) })));
+  for (const seat of Object.keys((table.entries && table.entries.waiting) || {})) {
+    const waiting = waitingText(table, Number(seat));  // G8, G9: when they are dealt in
+    if (waiting) banner.push(h("p", { "data-waiting": seat }, `${nameOf(table, Number(seat))}: ${waiting}`));
+  }
   const last = lastEvent(table);
   const turn = hand && !hand.over && hand.to_act !== null ? t("web.turn.of", { name: nameOf(table, hand.to_act) }) : "";
   const showdown = showdownView(table);

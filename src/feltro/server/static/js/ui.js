@@ -353,7 +353,8 @@ export function standingsView(table, now) {
     h("td", {}, ordinal(row.place)),
     h("th", { scope: "row" }, row.name, row.bot ? h("span", { class: "tag bot" }, t("web.seat.bot")) : null),
     h("td", { class: "num" }, row.stack),
-    h("td", {}, row.out_in_hand ? t("standings.out_in_hand", { hand: row.out_in_hand }) : "")));
+    h("td", {}, row.out_in_hand ? t("standings.out_in_hand", { hand: row.out_in_hand }) : "",
+      row.reentries ? ` ${t("entries.count", { n: row.reentries })}` : "")));
   const stop = stopText(table, now);
   return h("section", { class: "standings", "aria-labelledby": "standings-title" },
     h("h2", { id: "standings-title" }, t("standings.title")),

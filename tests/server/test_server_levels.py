@@ -1,0 +1,43 @@
+"""Blind levels (G7) at the web table: chosen when the table is created, refused there when
+wrong, and the level, the next and the countdown sent to phones and the TV with every state."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from srvkit import drive, harness_at, passive, seat_table
+
+from feltro.server.clock import FakeClock
+
+
+def test_levels_by_hands_reach_the_phones_and_the_hands_G7(tmp_path: Path) -> None:
+    with harness_at(tmp_path / "data", clock=FakeClock()) as h:
+        created, host, players = seat_table(h, ["Ana"], bots=("station", "station"),
+                                            levels="turbo", level_length=2, antes_from=2,
+                                            max_hands=5)
+        first = host.until(lambda f: f["type"] == "state" and f["table"]["hand"] is not None)
+        level = first["table"]["level"]
+        assert level["level"] == 1
+        assert level["blinds"] == {"small_blind": 1, "big_blind": 2, "ante": 0}
+        assert level["next"] == {"small_blind": 2, "big_blind": 4, "ante": 1}
+        assert level["hands_left"] == 1
+        final = drive(host, players, passive, lambda f: f["table"]["status"] == "over")
+        assert final["table"]["level"]["level"] == 3  # hands 5 is at level 3 (2 hands a level)
+        series = h.game(created["table_id"]).store.series
+        assert [s.level for s in series.summaries] == [1, 1, 2, 2, 3]
+        assert [s.hand.config.big_blind for s in series.summaries] == [2, 2, 4, 4, 10]
+
+
+def test_fixed_blinds_send_no_level_G5(tmp_path: Path) -> None:
+    with harness_at(tmp_path / "data", clock=FakeClock()) as h:
+        _, host, _ = seat_table(h, ["Ana"], bots=("station",), max_hands=1)
+        state = host.until(lambda f: f["type"] == "state" and f["table"]["hand"] is not None)
+        assert state["table"]["level"] is None
+
+
+def test_wrong_levels_are_refused_when_the_table_is_created_G7(tmp_path: Path) -> None:
+    with harness_at(tmp_path / "data", clock=FakeClock()) as h:
+        for body in ({"levels": "1/2, banana"}, {"levels": "turbo", "antes_from": 20},
+                     {"levels": "x" * 1001}, {"levels": "turbo", "level_unit": "days"}):
+            response = h.client.post("/api/tables", json=body)
+            assert response.status_code in (400, 422), (body, response.text)
