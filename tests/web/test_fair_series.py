@@ -1,4 +1,4 @@
-"""The verifiable shuffle from the phones: each phone contributes randomness for the next hand
+"""The verifiable shuffle from the phones: each phone seals, then reveals, randomness for the next hand
 and checks its cards against the deal's commitments (no warning in a fair game); the results
 page shows the night's fingerprint, and "Verify" checks the export in the browser."""
 
@@ -36,7 +36,8 @@ def test_a_short_series_verifies_in_the_browser(chromium: Any, server: Server) -
     export = server.api("GET", f"/api/tables/{table['table_id']}/fairness")
     name, proofs, claimed = read_export(export)
     assert verify_hands(name, proofs, claimed).ok
-    assert any(len(proof.contributions) == 2 for proof in proofs[1:])
+    assert any(len(proof.contributions) == len(proof.sealed) == 2 for proof in proofs[1:])
+    assert all(set(proof.contributions) == set(proof.sealed) for proof in proofs)  # D1
 
     page = phones[0].page
     code = page.locator("#fingerprint").inner_text()

@@ -13,34 +13,71 @@ from __future__ import annotations
 import os
 from typing import Any
 
-from feltro.fairness import card_id, card_matches
+from feltro.fairness import card_id, card_matches, contribution_commitment
 
-__all__ = ["CONTRIBUTE_ID", "bad_cards", "contribution", "fingerprint"]
+__all__ = ["CONTRIBUTE_ID", "Contributor", "bad_cards", "fingerprint"]
 
 Frame = dict[str, Any]
 
 CONTRIBUTE_ID = "fair-"
-"""The id prefix of ``contribute`` messages (a late one is harmless: the hand is dealt
-without it, so its refusal is not shown)."""
+"""The id prefix of ``contribute`` messages: a refusal of one is shown to the player with its
+reason (``refusal.D1.<reason>``), since it means this device's randomness was not used."""
 
 
-def contribution(state: Frame, sent: set[int], entropy: int = 32) -> Frame | None:
-    """The ``contribute`` message due for the next hand, or ``None`` (nothing due: no
-    verifiable shuffle, not a seated player in play, away, or already sent). *sent* holds the
-    hands contributed to; the caller adds the hand once the message is sent."""
-    fair = state["table"].get("fair")
+class Contributor:
+    """This device's randomness, committed then revealed (``docs/fairness.md``): while the
+    next hand's seals are open (``table.fair.next.phase == "seal"``) it draws a fresh value and
+    sends only its seal; once they close (``"reveal"``) it sends the value, if its seal is the
+    one the table published. Nobody — the server included — learns a value before every seal
+    is fixed, so nobody can choose theirs after seeing another's."""
+
+    def __init__(self, entropy: int = 32) -> None:
+        self.entropy = entropy
+        self._values: dict[int, bytes] = {}
+        self._revealed: set[int] = set()
+        self.seal_changed: set[int] = set()
+        """Hands whose published seal for this seat is not the one this device sent."""
+
+    def due(self, state: Frame) -> Frame | None:
+        """The ``contribute`` message due now, or ``None`` (no verifiable shuffle, not a
+        seated player in play, away, or nothing due in this phase)."""
+        fair = state["table"].get("fair")
+        seat_number = _playing_seat(state)
+        if not fair or not fair.get("next") or seat_number is None:
+            return None
+        nxt = fair["next"]
+        hand = int(nxt["hand"])
+        if nxt.get("phase", "seal") == "seal":
+            if hand in self._values:
+                return None
+            fresh = self._values[hand] = os.urandom(self.entropy)
+            digest = contribution_commitment(str(fair["table"]), hand, seat_number, fresh)
+            return {"type": "contribute", "hand": hand, "seal": digest.hex(),
+                    "id": f"{CONTRIBUTE_ID}seal-{hand}"}
+        value = self._values.get(hand)
+        if (value is None or hand in self._revealed
+                or seat_number in nxt.get("contributed", [])):
+            return None
+        self._revealed.add(hand)
+        published = (nxt.get("sealed") or {}).get(str(seat_number))
+        if published is None:
+            return None  # the seal was refused (the refusal told why) or lost in a restart
+        if published != contribution_commitment(str(fair["table"]), hand, seat_number,
+                                                 value).hex():
+            self.seal_changed.add(hand)
+            return None
+        return {"type": "contribute", "hand": hand, "value": value.hex(),
+                "id": f"{CONTRIBUTE_ID}{hand}"}
+
+
+def _playing_seat(state: Frame) -> int | None:
     you = state["you"]
-    if not fair or not fair.get("next") or you.get("role") != "player" or you.get("away"):
+    if you.get("role") != "player" or you.get("away") or you.get("seat") is None:
         return None
-    seat_number = you.get("seat")
-    hand = fair["next"]["hand"]
-    if seat_number is None or hand in sent or seat_number in fair["next"].get("contributed", []):
-        return None
-    seat = next((s for s in state["table"]["seats"] if s["seat"] == seat_number), None)
+    seat = next((s for s in state["table"]["seats"] if s["seat"] == you["seat"]), None)
     if seat is None or seat.get("out") or seat.get("removed"):
         return None
-    return {"type": "contribute", "hand": hand, "value": os.urandom(entropy).hex(),
-            "id": f"{CONTRIBUTE_ID}{hand}"}
+    return int(you["seat"])
 
 
 def bad_cards(state: Frame) -> list[str] | None:

@@ -24,10 +24,11 @@ from __future__ import annotations
 
 import hashlib
 import hmac
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Collection, Mapping
 from typing import Any, Final, Literal
 
 from feltro.cards import Deck
+from feltro.errors import Refusal
 from feltro.fairdeal import FairDealer, dealt_cards, with_fair_fields
 from feltro.fairness import (
     CONTRIBUTION_MAX,
@@ -48,13 +49,24 @@ from feltro.hand import Hand
 from feltro.history.phh import HandRecord
 from feltro.server.protocol import ErrorCode, ProtocolError
 
-__all__ = ["FIRST_DEAL_WAIT", "REVEAL_MODES", "FairPlay", "Reveal", "hand_secret"]
+__all__ = ["FIRST_DEAL_WAIT", "REVEAL_MODES", "REVEAL_WAIT", "DealStep", "FairPlay", "Reveal",
+           "hand_secret"]
 
 Reveal = Literal["hand", "series"]
 REVEAL_MODES: Final = ("hand", "series")
+DealStep = Literal["close", "wait", "deal"]
+REVEAL_WAIT: Final = 2.0
+"""Seconds a deal waits, once due, for the values of the sealed seats; a seat still silent
+then is named as having withheld its value (``withheld`` in the hand's public record)."""
 FIRST_DEAL_WAIT: Final = 1.0
 """Seconds the first hand waits after the start (never more than the table's pause between
 hands) so that the phones, which see its commitment in the start's state, can contribute."""
+
+
+def _refused(code: ErrorCode, reason: str, log: str, **params: int) -> ProtocolError:
+    """A refused seal or value, worded for the player by ``refusal.D1.<reason>`` (RULES D1:
+    the shuffle) and in English for the logs by *log*."""
+    return ProtocolError(code, log, refusal=Refusal("D1", reason, params))
 
 
 def hand_secret(series_seed: int, table: str, hand: int) -> bytes:
@@ -80,6 +92,8 @@ class FairPlay:
         self._seen: tuple[int, int, dict[int, int]] | None = None
         """The current hand's number, event count and dealt cards (deck index -> card)."""
         self._commitments: dict[int, str] = {}
+        self._closed: dict[int, float] = {}
+        """Hand -> when its deal was first due (its seals closed by then at the latest)."""
 
     # --- the series' decks --------------------------------------------------------------------
 
@@ -114,49 +128,78 @@ class FairPlay:
 
     # --- contributions ------------------------------------------------------------------------
 
-    def check(self, hand: int, seat: int, next_hand: int, *, value: bytes | None,
-              seal: bytes | None) -> None:
-        """Refuse a contribution that cannot count (nothing is recorded).
+    def seals_open(self, hand: int, next_hand: int, *, in_hand: bool) -> bool:
+        """Whether hand *hand* (the next one) still takes seals: hand 1's until its deal is
+        first due, any later hand's while the hand before it is played (its end closes them:
+        the reveals then travel during the pause between hands)."""
+        return hand == next_hand and hand not in self._closed and (hand == 1 or in_hand)
 
-        :raises ProtocolError: ``not_now`` for a hand already dealt or not committed yet,
-            ``invalid`` for a second contribution or seal, a late seal, an unsealed or
-            mismatched value, or a value of the wrong size.
+    def check(self, hand: int, seat: int, next_hand: int, *, value: bytes | None,
+              seal: bytes | None, in_hand: bool = True) -> None:
+        """Refuse a contribution that cannot count (nothing is recorded), with the reason as
+        data (``refusal.D1.<reason>``): no value is ever dropped silently.
+
+        Commit, then reveal: every device seals (the hash of its value) while the seals are
+        open (:meth:`seals_open`); once they close, each sealed device reveals its value, which
+        must be the one it sealed. A value without a seal, or before the seals close, is
+        refused: nobody's value is known to anyone before every seal is fixed.
+
+        ====  =====================  ==============================================================
+        rule  reason                 params: when
+        ====  =====================  ==============================================================
+        D1    ``hand-dealt``         ``hand``, ``next``: a seal or value for a hand already dealt
+        D1    ``not-committed``      ``hand``, ``next``: one for a hand after the next
+        D1    ``seals-closed``       ``hand``: a seal once the seals closed
+        D1    ``seals-open``         ``hand``: a value while the seals are still open
+        D1    ``not-sealed``         ``hand``: a value from a seat that sent no seal in time
+        D1    ``not-as-sealed``      ``hand``: a value that is not the one the seat sealed
+        D1    ``sealed-twice``       ``hand``: a second seal
+        D1    ``revealed-twice``     ``hand``: a second value
+        ====  =====================  ==============================================================
+
+        :raises ProtocolError: ``not_now`` for a hand already dealt or not committed yet, a
+            seal after the seals closed or a value before; ``invalid`` for a second seal or
+            value, a value without a seal or unlike it, or a size out of bounds.
         """
         if hand < next_hand:
-            raise ProtocolError(ErrorCode.NOT_NOW, f"hand {hand} is already dealt: its "
-                                f"contributions are closed; contribute to hand {next_hand}")
+            raise _refused(ErrorCode.NOT_NOW, "hand-dealt", f"hand {hand} is already dealt: "
+                           f"its contributions are closed; contribute to hand {next_hand}",
+                           hand=hand, next=next_hand)
         if hand > next_hand:
-            raise ProtocolError(ErrorCode.NOT_NOW, f"hand {hand} has no commitment yet; "
-                                f"contribute to hand {next_hand}")
+            raise _refused(ErrorCode.NOT_NOW, "not-committed", f"hand {hand} has no "
+                           f"commitment yet; contribute to hand {next_hand}",
+                           hand=hand, next=next_hand)
         if (value is None) == (seal is None):
             raise ProtocolError(ErrorCode.INVALID, "contribute: send either value or seal")
-        values = self._values.get(hand, {})
         seals = self._seals.get(hand, {})
+        opened = self.seals_open(hand, next_hand, in_hand=in_hand)
         if seal is not None:
             if len(seal) != 32:
                 raise ProtocolError(ErrorCode.INVALID, "contribute: a seal is a 32-byte "
                                     "SHA-256 digest (64 hexadecimal digits)")
             if seat in seals:
-                raise ProtocolError(ErrorCode.INVALID, f"seat {seat} already sealed its "
-                                    f"contribution to hand {hand}")
-            if values:
-                raise ProtocolError(ErrorCode.NOT_NOW, f"hand {hand}: contributions are "
-                                    "being revealed; seals are closed")
+                raise _refused(ErrorCode.INVALID, "sealed-twice", f"seat {seat} already "
+                               f"sealed its contribution to hand {hand}", hand=hand)
+            if not opened:
+                raise _refused(ErrorCode.NOT_NOW, "seals-closed", f"hand {hand}: the seals "
+                               "are closed; this device joins the next hand", hand=hand)
             return
         assert value is not None
         if not 1 <= len(value) <= CONTRIBUTION_MAX:
             raise ProtocolError(ErrorCode.INVALID, f"contribute: a value is 1 to "
                                 f"{CONTRIBUTION_MAX} bytes")
-        if seat in values:
-            raise ProtocolError(ErrorCode.INVALID, f"seat {seat} already contributed to hand "
-                                f"{hand}; each device contributes once per hand")
-        if seals and seat not in seals:
-            raise ProtocolError(ErrorCode.INVALID, f"hand {hand} takes sealed contributions "
-                                f"only and seat {seat} sent no seal")
-        if seat in seals and seals[seat] != contribution_commitment(self.table, hand, seat,
-                                                                    value):
-            raise ProtocolError(ErrorCode.INVALID, f"seat {seat}: the value is not the one "
-                                "it sealed")
+        if seat in self._values.get(hand, {}):
+            raise _refused(ErrorCode.INVALID, "revealed-twice", f"seat {seat} already "
+                           f"revealed its value for hand {hand}", hand=hand)
+        if seat not in seals:
+            raise _refused(ErrorCode.INVALID, "not-sealed", f"hand {hand} takes sealed "
+                           f"values only and seat {seat} sent no seal in time", hand=hand)
+        if opened:
+            raise _refused(ErrorCode.NOT_NOW, "seals-open", f"hand {hand}: the seals are "
+                           "still open; reveal the value once they close", hand=hand)
+        if seals[seat] != contribution_commitment(self.table, hand, seat, value):
+            raise _refused(ErrorCode.INVALID, "not-as-sealed", f"seat {seat}: the value is "
+                           "not the one it sealed", hand=hand)
 
     def take(self, hand: int, seat: int, *, value: bytes | None, seal: bytes | None) -> None:
         """Keep a contribution that :meth:`check` accepted, until the deal journals it
@@ -165,6 +208,20 @@ class FairPlay:
             self._seals.setdefault(hand, {})[seat] = seal
         elif value is not None:
             self._values.setdefault(hand, {})[seat] = value
+
+    def before_deal(self, hand: int, now: float, seats: Collection[int]) -> DealStep:
+        """What the deal of hand *hand*, due at *now*, does: ``"close"`` the seals first (hand
+        1: the phones are told, then reveal), ``"wait"`` for the values of the sealed *seats*
+        (still in the series) for at most :data:`REVEAL_WAIT` seconds, or ``"deal"``."""
+        if hand not in self._closed:
+            self._closed[hand] = now
+            if hand == 1 and self._seals.get(hand):
+                return "close"
+        waiting = set(self._seals.get(hand, {})) & set(seats)
+        waiting -= set(self._values.get(hand, {}))
+        if waiting and now < self._closed[hand] + REVEAL_WAIT:
+            return "wait"
+        return "deal"
 
     def to_journal(self, hand: int) -> dict[str, Any] | None:
         """The journal record of hand *hand*'s contributions, written just before its deal
@@ -208,8 +265,13 @@ class FairPlay:
         out: dict[str, Any] = {"scheme": SCHEME, "table": self.table, "reveal": self.reveal,
                                "next": None, "hand": None, "fingerprint": None}
         if not over:
-            out["next"] = {"hand": number + 1, "commitment": self.commitment(number + 1),
-                           "contributed": self.contributed(number + 1)}
+            after = number + 1
+            out["next"] = {"hand": after, "commitment": self.commitment(after),
+                           "phase": "seal" if self.seals_open(after, after, in_hand=in_hand)
+                           else "reveal",
+                           "sealed": {str(s): d.hex()
+                                      for s, d in sorted(self._seals.get(after, {}).items())},
+                           "contributed": self.contributed(after)}
         if self.dealer is None or number == 0 or hand is None:
             return out
         proof = self._proof(number, True)
@@ -220,6 +282,8 @@ class FairPlay:
         public: dict[str, Any] = {
             "number": number, "commitment": proof.commitment.hex(),
             "contributions": {str(s): v.hex() for s, v in proof.contributions.items()},
+            "sealed": {str(s): d.hex() for s, d in proof.sealed.items()},
+            "withheld": sorted(set(proof.sealed) - set(proof.contributions)),
             "positions": [p.hex() for p in proof.positions], "chain": proof.chain.hex(),
             "board": board}
         if self.revealed(number, dealt=number, in_hand=in_hand, over=over):

@@ -244,6 +244,8 @@ class FairCardOut(_Out):
 class FairNextOut(_Out):
     hand: int
     commitment: str
+    phase: Literal["seal", "reveal"]
+    sealed: dict[str, str]
     contributed: list[int]
 
 
@@ -251,6 +253,8 @@ class FairHandOut(_Out):
     number: int
     commitment: str
     contributions: dict[str, str]
+    sealed: dict[str, str]
+    withheld: list[int]
     positions: list[str]
     chain: str
     board: list[FairCardOut]

@@ -3,38 +3,58 @@
 // commitments the table published at the deal (verify.js, WebCrypto: the server's word is not
 // trusted).
 
-import { cardMatches, toHex } from "./verify.js";
+import { cardMatches, contributionCommitment, toHex } from "./verify.js";
 
-const sent = new Set(); // hands this page has contributed to
+const values = new Map(); // hand -> {value, seal}: this page's randomness, sealed then revealed
+const revealed = new Set(); // hands whose value this page has sent
 const results = new Map(); // "hand:index:card:salt:position" -> Promise<boolean>
 
-/** The id prefix of contribute messages (their refusals are not worth a toast: a late one is
- * harmless, the hand is simply dealt without it). */
+/** The id prefix of contribute messages: a refusal of one is shown with its reason, since it
+ * means this device's randomness was not used. */
 export const CONTRIBUTE_ID = "fair-";
 
-/**
- * Send fresh randomness (crypto.getRandomValues) for the next hand, once per hand, while the
- * current one is played: nobody waits for it.
- */
-export function contributeIfDue(state, link) {
-  const fair = state.table.fair;
+function playingSeat(state) {
   const you = state.you;
-  if (!fair || !fair.next || you.role !== "player" || you.seat === null || you.away) return;
-  const hand = fair.next.hand;
-  if (sent.has(hand) || (fair.next.contributed || []).includes(you.seat)) return;
+  if (you.role !== "player" || you.seat === null || you.away) return null;
   const seat = (state.table.seats || []).find((s) => s.seat === you.seat);
-  if (!seat || seat.out || seat.removed) return;
-  const value = new Uint8Array(32);
-  globalThis.crypto.getRandomValues(value);
-  if (link.send({ type: "contribute", hand, value: toHex(value), id: `${CONTRIBUTE_ID}${hand}` })) {
-    sent.add(hand);
-  }
+  return !seat || seat.out || seat.removed ? null : you.seat;
 }
 
-/** After a reconnection: a contribution the server may have lost (a restart before the deal)
- * can be sent again; a second copy of one it kept is refused, harmlessly. */
+/**
+ * Commit, then reveal (docs/fairness.md): while the next hand's seals are open, draw fresh
+ * randomness (crypto.getRandomValues) and send only its seal; once they close, send the value
+ * if the seal the table published is this page's. Nobody learns a value before every seal is
+ * fixed. Returns the hand whose published seal is not this page's (a failed check), else null.
+ */
+export async function contributeIfDue(state, link) {
+  const fair = state.table.fair;
+  const seat = playingSeat(state);
+  if (!fair || !fair.next || seat === null) return null;
+  const hand = fair.next.hand;
+  if ((fair.next.phase || "seal") === "seal") {
+    if (values.has(hand)) return null;
+    const value = new Uint8Array(32);
+    globalThis.crypto.getRandomValues(value);
+    const entry = { value, seal: null };
+    values.set(hand, entry);
+    entry.seal = toHex(await contributionCommitment(fair.table, hand, seat, value));
+    link.send({ type: "contribute", hand, seal: entry.seal, id: `${CONTRIBUTE_ID}seal-${hand}` });
+    return null;
+  }
+  const entry = values.get(hand);
+  if (!entry || !entry.seal || revealed.has(hand) || (fair.next.contributed || []).includes(seat)) return null;
+  revealed.add(hand);
+  const published = (fair.next.sealed || {})[String(seat)];
+  if (published === undefined) return null; // the seal was refused (the refusal said why)
+  if (published !== entry.seal) return hand;
+  link.send({ type: "contribute", hand, value: toHex(entry.value), id: `${CONTRIBUTE_ID}${hand}` });
+  return null;
+}
+
+/** After a reconnection: a value the server may have lost (a restart before the deal) can be
+ * sent again; a second copy of one it kept is refused, and the refusal says so. */
 export function forgetSent() {
-  sent.clear();
+  revealed.clear();
 }
 
 function check(positions, item) {

@@ -9,7 +9,7 @@ import {
   standingsView, stopText, timerBar, toast, nameOf,
 } from "./ui.js";
 import { resultsView } from "./results.js";
-import { CONTRIBUTE_ID, badCards, contributeIfDue, forgetSent } from "./fairclient.js";
+import { badCards, contributeIfDue, forgetSent } from "./fairclient.js";
 
 const app = {
   tableId: tableIdFromPath(),
@@ -55,9 +55,7 @@ async function main() {
 }
 
 function onMessage(msg) {
-  if (msg.type === "error" && String(msg.ref || "").startsWith(CONTRIBUTE_ID)) {
-    // A contribution that came too late is harmless: the hand is dealt without it.
-  } else if (msg.type === "error") {
+  if (msg.type === "error") { // a refused seal or value (CONTRIBUTE_ID) is shown, with its reason
     if (app.pending && msg.ref === app.pending.id) {
       app.pending = null;
       renderActions(true);
@@ -77,7 +75,7 @@ function onMessage(msg) {
 // The verifiable shuffle: this phone's randomness for the next hand, and its own check of every
 // card it sees (a clear warning if one does not match what the table committed to).
 function checkFairness(state) {
-  contributeIfDue(state, app.link);
+  contributeIfDue(state, app.link).catch(() => {});
   badCards(state).then((bad) => {
     if (bad === null || app.state !== state) return;
     if (bad.join() !== app.fairBad.join()) {
