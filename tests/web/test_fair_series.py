@@ -1,6 +1,7 @@
-"""The verifiable shuffle from the phones: each phone seals, then reveals, randomness for the next hand
-and checks its cards against the deal's commitments (no warning in a fair game); the results
-page shows the night's fingerprint, and "Verify" checks the export in the browser."""
+"""The verifiable shuffle from the phones: each phone seals, then reveals, its randomness for
+the next hand and checks its cards against the deal's commitments (no warning in a fair game);
+the results page shows the night's fingerprint, and "Verify" checks the export in the
+browser."""
 
 from __future__ import annotations
 
