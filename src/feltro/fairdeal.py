@@ -54,6 +54,7 @@ from feltro.history.phh import HandRecord, Verb
 
 if TYPE_CHECKING:
     from feltro.series import Series
+    from feltro.table import Seating
 
 __all__ = [
     "FairDealer",
@@ -63,6 +64,7 @@ __all__ = [
     "sample_night",
     "stand_in_deck_source",
     "with_fair_fields",
+    "with_roster",
 ]
 
 FAIR_FIELD = "_fair"
@@ -87,6 +89,20 @@ def dealt_cards(hand: Hand) -> tuple[tuple[int, int], ...]:
                 out.append((board[street], int(card)))
                 street += 1
     return tuple(sorted(out))
+
+
+def with_roster(proof: HandProof, order: Sequence[int], button: int,
+                asked: Iterable[int] | None = None) -> HandProof:
+    """*proof* with what a verifier needs to check the hand alone: the seats in deal order,
+    the button, the seats *asked* to contribute, the sealed seats that withheld their value,
+    and the seat each hole card went to (D4: hand position ``p`` gets deck positions ``p`` and
+    ``n + p``)."""
+    players = len(order)
+    dealt_to = {index: order[index % players] for index, _ in proof.dealt if index < 2 * players}
+    withheld = tuple(sorted(set(proof.sealed) - set(proof.contributions)))
+    chosen = None if asked is None else tuple(seat for seat in order if seat in set(asked))
+    return replace(proof, seats=tuple(order), button=button, asked=chosen, withheld=withheld,
+                   dealt_to=dealt_to)
 
 
 class FairDealer:
@@ -192,9 +208,13 @@ class FairDealer:
         self._link = proof.chain
         return Deck(proof_order(proof))
 
-    def record(self, hand: int, played: Hand) -> None:
-        """Keep the cards hand *hand* dealt, as the hand recorded them."""
-        self._proofs[hand] = self._proofs[hand].with_dealt(dealt_cards(played))
+    def record(self, hand: int, played: Hand, seating: Seating | None = None) -> None:
+        """Keep the cards hand *hand* dealt, as the hand recorded them (and with *seating*, its
+        seats, button and who got which card: :func:`with_roster`)."""
+        proof = self._proofs[hand].with_dealt(dealt_cards(played))
+        if seating is not None:
+            proof = with_roster(proof, seating.order, seating.button)
+        self._proofs[hand] = proof
 
     def proof(self, hand: int, *, reveal: bool = False) -> HandProof:
         """Hand *hand*'s proof, with the secret only if *reveal*.
@@ -360,15 +380,19 @@ def proofs_from_phh(records: Sequence[tuple[str, HandRecord]]) -> tuple[str, lis
     return table, proofs
 
 
-def stand_in_deck_source(dealer: FairDealer, seats: Iterable[int], values: Callable[[int], bytes],
-                         *, sealed: bool = True) -> Callable[[int], Deck]:
+def stand_in_deck_source(dealer: FairDealer,
+                         seats: Iterable[int] | Callable[[], Iterable[int]],
+                         values: Callable[[int], bytes], *,
+                         sealed: bool = True) -> Callable[[int], Deck]:
     """A ``deck_source`` for a table without devices (bots, ``feltro simulate --fair``): before
-    each deal every seat of *seats* contributes ``values(16)`` (sealed first if *sealed*),
-    standing in for the players' devices; then the dealer deals."""
-    chosen = tuple(seats)
+    each deal every seat of *seats* (or of ``seats()`` at that deal: the seats still dealt in)
+    contributes ``values(16)`` (sealed first if *sealed*), standing in for the players'
+    devices; then the dealer deals."""
+    fixed = None if callable(seats) else tuple(seats)
 
     def deal(hand: int) -> Deck:
         dealer.commit(hand)
+        chosen = fixed if fixed is not None else tuple(seats())  # type: ignore[operator]
         drawn = {seat: values(16) for seat in chosen}
         if sealed:
             for seat, value in drawn.items():
@@ -411,5 +435,5 @@ def sample_night(hands: int, *, players: int = 4, seed: int = 0, table: str = "s
         assert hand is not None
         while not hand.is_over:
             series.act(hand.legal.passive)
-        dealer.record(number, hand)
+        dealer.record(number, hand, series.seating)
     return dealer, series

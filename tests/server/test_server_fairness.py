@@ -250,8 +250,17 @@ def test_series_reveal_the_export_verifies_and_downloads_carry_the_commitments(
     assert fair["next"] is None
     assert "secret" in fair["hand"]
     export = harness.client.get(f"/api/tables/{table}/fairness").json()
+    # Each hand says who was dealt in (deal order), the button, who was asked (the humans),
+    # who sealed, who revealed, who withheld, and which seat got each hole card.
+    second = export["hands"][1]
+    assert sorted(second["seats"]) == [1, 2, 3]
+    assert second["button"] in second["seats"]
+    assert second["asked"] == [seat for seat in second["seats"] if seat in (1, 2)]
+    assert [c["seat"] for c in second["sealed"]] == [1, 2]
+    assert second["withheld"] == []
+    assert {d["seat"] for d in second["dealt"] if d["position"] < 6} == {1, 2, 3}
     name, proofs, claimed = read_export(export)
-    verdict = verify_hands(name, proofs, claimed)
+    verdict = verify_hands(name, proofs, claimed, export=True)
     assert verdict.ok, verdict.failure
     assert verdict.hands == 3
     assert verdict.fingerprint == fair["fingerprint"] == export["fingerprint"]

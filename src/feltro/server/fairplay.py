@@ -29,7 +29,7 @@ from typing import Any, Final, Literal
 
 from feltro.cards import Deck
 from feltro.errors import Refusal
-from feltro.fairdeal import FairDealer, dealt_cards, with_fair_fields
+from feltro.fairdeal import FairDealer, dealt_cards, with_fair_fields, with_roster
 from feltro.fairness import (
     CONTRIBUTION_MAX,
     SCHEME,
@@ -48,6 +48,7 @@ from feltro.fairness import (
 from feltro.hand import Hand
 from feltro.history.phh import HandRecord
 from feltro.server.protocol import ErrorCode, ProtocolError
+from feltro.table import Seating
 
 __all__ = ["FIRST_DEAL_WAIT", "REVEAL_MODES", "REVEAL_WAIT", "DealStep", "FairPlay", "Reveal",
            "hand_secret"]
@@ -92,6 +93,8 @@ class FairPlay:
         self._seen: tuple[int, int, dict[int, int]] | None = None
         """The current hand's number, event count and dealt cards (deck index -> card)."""
         self._commitments: dict[int, str] = {}
+        self.humans: set[int] = set()
+        """The seats of people (their devices are asked to contribute; bots are not)."""
         self._closed: dict[int, float] = {}
         """Hand -> when its deal was first due (its seals closed by then at the latest)."""
 
@@ -318,18 +321,21 @@ class FairPlay:
                 "cards": [{"index": i, "card": card_text(seen[i]), "salt": salts[i].hex()}
                           for i in hole_indices(players, position) if i in seen]}
 
-    def export(self, dealt: list[tuple[int, tuple[tuple[int, int], ...]]], *, in_hand: bool,
-               over: bool) -> dict[str, Any]:
+    def export(self, dealt: list[tuple[int, tuple[tuple[int, int], ...], Seating]], *,
+               in_hand: bool, over: bool) -> dict[str, Any]:
         """The ``feltro-fair-export/1`` series export with what may be revealed now: every
-        dealt hand's commitments, and the secrets and dealt cards of the revealed hands.
-        *dealt*: ``(hand, (deck index, card id) pairs)`` of every hand dealt, in order."""
+        dealt hand's commitments, seats, button, who was asked (the humans dealt in), who
+        sealed, who revealed and who withheld, and the secrets and dealt cards of the revealed
+        hands. *dealt*: ``(hand, (deck index, card id) pairs, seating)`` of every hand dealt,
+        in order."""
         count = len(dealt)
         proofs = []
-        for number, cards in dealt:
+        for number, cards, seating in dealt:
             if self.revealed(number, dealt=count, in_hand=in_hand, over=over):
-                proofs.append(self._proof(number, True).with_dealt(cards))
+                proof = self._proof(number, True).with_dealt(cards)
             else:
-                proofs.append(self._proof(number, False))
+                proof = self._proof(number, False)
+            proofs.append(with_roster(proof, seating.order, seating.button, self.humans))
         return export_series(self.table, proofs)
 
     def phh(self, record: HandRecord, number: int, players: int, position: int, *,

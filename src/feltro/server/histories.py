@@ -50,6 +50,8 @@ def fair_export(store: SeriesStore, fair: FairPlay) -> dict[str, Any]:
     """The series export of *fair*'s table now (:meth:`FairPlay.export`), the dealt cards
     taken from each hand's events."""
     series = store.series
-    dealt = [(number, dealt_cards(played_hand(series, number)[1]))
-             for number in range(1, series.hand_number + 1)]
+    dealt = []
+    for number in range(1, series.hand_number + 1):
+        _, hand, seating = played_hand(series, number)
+        dealt.append((number, dealt_cards(hand), seating))
     return fair.export(dealt, in_hand=series.in_hand, over=series.is_over)

@@ -505,6 +505,8 @@ class LiveTable:
         seed = random.SystemRandom()
         seats = self.lobby.seats
         self.store = store
+        if self.fairplay is not None:
+            self.fairplay.humans = {seat for seat, state in seats.items() if state.bot is None}
         self.seated = Session(
             store, [Player(seat, state.name, state.bot) for seat, state in seats.items()],
             bots={seat: make_bot(state.bot, random.Random(seed.getrandbits(64)))
