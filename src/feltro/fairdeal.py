@@ -272,6 +272,11 @@ def with_fair_fields(record: HandRecord, proof: HandProof, table: str,
         fair["seed"] = proof.seed.hex()
     if salts:
         fair["salts"] = [f"{index}:{salt.hex()}" for index, salt in sorted(salts.items())]
+    if proof.seats:  # who was dealt in (deal order), the button, asked, withheld
+        fair["seats"], fair["button"] = list(proof.seats), proof.button
+        for key in ("asked", "withheld"):
+            if getattr(proof, key) is not None:
+                fair[key] = list(getattr(proof, key))
     return replace(record, user_fields={**record.user_fields, FAIR_FIELD: fair})
 
 
@@ -338,6 +343,15 @@ def _pairs(fair: Mapping[str, Any], name: str, where: str) -> list[tuple[int, by
     return out
 
 
+def _seat_list(fair: Mapping[str, Any], key: str, label: str) -> tuple[int, ...] | None:
+    value = fair.get(key)
+    if value is None:
+        return None
+    if not isinstance(value, list) or any(type(seat) is not int for seat in value):
+        raise FairnessFormatError(f"{label}: {FAIR_FIELD}.{key} is not a list of seats")
+    return tuple(value)
+
+
 def proofs_from_phh(records: Sequence[tuple[str, HandRecord]]) -> tuple[str, list[HandProof]]:
     """``(table, proofs)`` of a player's PHH download, in file order.
 
@@ -362,6 +376,10 @@ def proofs_from_phh(records: Sequence[tuple[str, HandRecord]]) -> tuple[str, lis
         if not isinstance(positions, list):
             raise FairnessFormatError(f"{label}: {FAIR_FIELD}.positions is missing")
         contributions = dict(_pairs(fair, "contributions", label))
+        dealt = phh_dealt_cards(record)
+        roster = {key: _seat_list(fair, key, label) for key in ("seats", "asked", "withheld")}
+        seats = roster["seats"] or ()
+        players = len(seats)
         proofs.append(HandProof(
             hand=record.hand,
             commitment=_hex_field(fair, "commitment", label),
@@ -371,9 +389,15 @@ def proofs_from_phh(records: Sequence[tuple[str, HandRecord]]) -> tuple[str, lis
             previous=_hex_field(fair, "previous", label),
             secret=_hex_field(fair, "secret", label, None) if "secret" in fair else None,
             seed=_hex_field(fair, "seed", label) if "seed" in fair else None,
-            dealt=phh_dealt_cards(record),
+            dealt=dealt,
             salts=dict(_pairs(fair, "salts", label)),
             sealed=dict(_pairs(fair, "sealed", label)),
+            seats=seats,
+            button=fair.get("button") if isinstance(fair.get("button"), int) else None,
+            asked=roster["asked"],
+            withheld=roster["withheld"],
+            dealt_to={index: seats[index % players] for index, _ in dealt
+                      if index < 2 * players},
         ))
     if table is None:
         raise FairnessFormatError("the file holds no hand")

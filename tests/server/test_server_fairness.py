@@ -284,6 +284,8 @@ def test_series_reveal_the_export_verifies_and_downloads_carry_the_commitments(
                                    json={"token": players[1].token})
     assert download.status_code == 200
     assert "_fair" in download.text
+    assert "seats = [" in download.text  # who was dealt in, in deal order
+    assert "asked = [" in download.text
     phh = tmp_path / "ana.phhs"
     phh.write_text(download.text)
     assert verify_file(phh, "en")[0] == 0, verify_file(phh, "en")[1]

@@ -339,7 +339,8 @@ class FairPlay:
         return export_series(self.table, proofs)
 
     def phh(self, record: HandRecord, number: int, players: int, position: int, *,
-            board_cards: int, over: bool, dealt: int) -> HandRecord:
+            board_cards: int, over: bool, dealt: int,
+            seating: Seating | None = None) -> HandRecord:
         """*record* (a player's own view of hand *number*, at *position* of *players*, with
         *board_cards* board cards dealt) with its ``_fair`` field: the commitments, the salts
         of the cards the player saw, and the secret once revealed."""
@@ -347,4 +348,6 @@ class FairPlay:
                                                   over=over))
         assert self.dealer is not None
         salts = self.dealer.seen_salts(number, players, position, board_cards)
+        if seating is not None:
+            proof = with_roster(proof, seating.order, seating.button, self.humans)
         return with_fair_fields(record, proof, self.table, salts)

@@ -39,7 +39,7 @@ def player_histories(store: SeriesStore, seat: int, fair: FairPlay | None = None
         if fair is not None and fair.dealer is not None:
             record = fair.phh(record, summary.number, len(order), position,
                               board_cards=len(summary.hand.board), over=series.is_over,
-                              dealt=series.hand_number)
+                              dealt=series.hand_number, seating=summary.seating)
         records[f"hand-{summary.number}"] = record
     if not records:
         raise HistoryError("no finished hand to download yet")
