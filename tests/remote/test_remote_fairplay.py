@@ -14,15 +14,18 @@ from test_remote_app import state_facing_a_bet
 
 from feltro.fairness import (
     card_text,
+    chain_link,
     contribution_commitment,
+    deal_commitment,
     deck_order,
     position_commitments,
     position_salts,
 )
+from feltro.fairness import fingerprint as fingerprint_of
 from feltro.remote.client import RemoteSeat
-from feltro.remote.fairplay import Contributor, bad_cards, fingerprint
+from feltro.remote.fairplay import Contributor, DealChecker, bad_cards, fingerprint
 from feltro.remote.link import parse_link
-from feltro.remote.words import fair_warning, header_line, problem_text
+from feltro.remote.words import fair_alarm_line, fair_warning, header_line, problem_text
 
 SEED = bytes(range(32))
 
@@ -38,12 +41,15 @@ def fair_state() -> dict[str, Any]:
     state["you"]["hole"] = [item["card"] for item in own]
     state["you"]["fair"] = {"hand": 3, "cards": own}
     state["table"]["hand"]["board"] = [item["card"] for item in board]
+    chain = chain_link(bytes(32), 3, bytes.fromhex("cd" * 32), {},
+                       deal_commitment([bytes.fromhex(p) for p in positions]))
     state["table"]["fair"] = {
         "scheme": "feltro-fair/1", "table": "T", "reveal": "series",
         "next": {"hand": 4, "commitment": "ab" * 32, "contributed": [1]},
         "hand": {"number": 3, "commitment": "cd" * 32, "contributions": {},
-                 "positions": positions, "chain": "ef" * 32, "board": board},
-        "fingerprint": "7K2M-QX9D"}
+                 "positions": positions, "chain": chain.hex(), "previous": "00" * 32,
+                 "seats": [1, 2], "board": board},
+        "fingerprint": "7K2M-QX9D", "alarms": []}
     return state
 
 
@@ -124,7 +130,8 @@ def test_the_client_contributes_and_warns_in_the_players_language() -> None:
         return seat
 
     seat = asyncio.run(scenario())
-    assert [m["type"] for m in sent] == ["contribute"]
+    assert [m["type"] for m in sent] == ["contribute", "fair_alarm"]  # told to everyone
+    assert (sent[1]["hand"], sent[1]["check"]) == (3, "card")
     bad = tampered_card = fair_state()["table"]["hand"]["board"][2]
     assert seat.bad_cards == {3: [tampered_card]}
     warning = fair_warning(seat.bad_cards, "pt-PT")
@@ -143,3 +150,32 @@ def test_a_refused_seal_or_value_is_shown_with_its_reason_D1() -> None:
     words = problem_text(seat.problem, "pt-PT").plain
     assert words.startswith("Os selos da mão 4 fecharam")
     assert "(D1)" in words
+
+
+def test_the_terminal_checks_each_deal_itself_D4_D5() -> None:
+    """Positions the dealing rule gives, the chain link computed here, its own value used:
+    each check passes on a fair deal and fails on the forgery it is for."""
+    checker = DealChecker()
+    assert checker.check(fair_state()) == set()
+    assert checker.fingerprint() == fingerprint_of(bytes.fromhex(
+        fair_state()["table"]["fair"]["hand"]["chain"]))
+    off = fair_state()  # the server says seat 2 sits first: its cards are not at 0 and 2
+    off["table"]["fair"]["hand"]["seats"] = [2, 1]
+    assert DealChecker().check(off) == {"position"}
+    relinked = fair_state()
+    relinked["table"]["fair"]["hand"]["chain"] = "ef" * 32
+    assert DealChecker().check(relinked) == {"chain"}
+    device = Contributor()
+    sealing = fair_state()
+    sealing["table"]["fair"]["next"].update(hand=3, phase="seal")
+    seal = device.due(sealing)
+    assert seal is not None
+    revealing = copy.deepcopy(sealing)
+    revealing["table"]["fair"]["next"].update(phase="reveal", sealed={"2": seal["seal"]})
+    assert device.due(revealing) is not None
+    dropped = fair_state()  # the deal shows neither this device's seal nor its value
+    assert DealChecker().check(dropped, device) == {"seal", "contribution"}
+    alarm = fair_alarm_line({"table": {"fair": {"alarms": [
+        {"hand": 3, "seat": 2, "check": "position"}]}}}, "en")
+    assert alarm is not None
+    assert "Hand 3: seat 2's device found a card dealt from a deck position" in alarm.plain

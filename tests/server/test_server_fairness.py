@@ -121,8 +121,9 @@ def test_contributions_change_the_deck_and_are_published_at_the_deal_D1(
 
 def test_bad_contributions_are_refused_with_their_reason_and_change_nothing_D1(
         harness: Harness) -> None:
-    created, host, players = seat_table(harness, ["Ana", "Bruno"])
+    created, host, players = seat_table(harness, ["Ana", "Bruno"], between_hands_seconds=30)
     table = created["table_id"]
+    harness.clock.advance(1)
     _state(host, lambda f: _dealt(f, 1))
     ana = players[1]
     late = _contribute(ana, 1, "late", value="ab")
@@ -234,8 +235,9 @@ def test_series_reveal_the_export_verifies_and_downloads_carry_the_commitments(
     created, host, players = seat_table(harness, ["Ana", "Bruno"], bots=("station",),
                                         max_hands=3)
     table = created["table_id"]
+    _state(host, lambda f: _dealt(f, 1))
     for seat, phone in players.items():
-        _seal(phone, table, 2, seat, b"\xaa" * 8, f"s{seat}")
+        assert _seal(phone, table, 2, seat, b"\xaa" * 8, f"s{seat}")["type"] == "ack"
     drive(host, players, passive, lambda f: _dealt(f, 1) and f["table"]["hand"]["over"])
     for seat, phone in players.items():
         _contribute(phone, 2, f"c{seat}", value="aa" * 8)

@@ -27,7 +27,7 @@ from urllib.parse import urlsplit
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidURI
 
-from feltro.remote.fairplay import Contributor, bad_cards
+from feltro.remote.fairplay import Contributor, DealChecker, bad_cards
 from feltro.remote.link import JoinLink
 from feltro.remote.seats import SeatBook
 
@@ -106,6 +106,9 @@ class RemoteSeat:
         self._pending_act: Frame | None = None
         self._sent_on = 0
         self._contributor = Contributor()
+        self.checker = DealChecker()
+        """This terminal's own check of every deal (its fingerprint is the one shown)."""
+        self._alarmed: set[tuple[int, str]] = set()
         self.bad_cards: dict[int, list[str]] = {}
         """Verifiable shuffle: by hand, the cards seen that do not match the commitments."""
         self._version = -1
@@ -318,6 +321,14 @@ class RemoteSeat:
         if bad and hand is not None:
             seen = self.bad_cards.setdefault(int(hand["number"]), [])
             seen.extend(card for card in bad if card not in seen)
+        for check in sorted(self.checker.check(frame, self._contributor)):
+            assert hand is not None  # a failed check is about the hand on screen
+            key = (int(hand["number"]), check)
+            if key not in self._alarmed and self._ws is not None:  # told to everyone
+                self._alarmed.add(key)
+                asyncio.get_running_loop().create_task(self._send(
+                    {"type": "fair_alarm", "hand": key[0], "check": check,
+                     "id": f"alarm-{key[0]}-{check}"}))
 
     def _resend_pending(self) -> None:
         """After a reconnection: send again an action whose turn is still the one shown (same

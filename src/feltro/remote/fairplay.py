@@ -13,9 +13,18 @@ from __future__ import annotations
 import os
 from typing import Any
 
-from feltro.fairness import card_id, card_matches, contribution_commitment
+from feltro.fairness import (
+    board_indices,
+    card_id,
+    card_matches,
+    chain_link,
+    contribution_commitment,
+    deal_commitment,
+    hole_indices,
+)
+from feltro.fairness import fingerprint as fingerprint_of
 
-__all__ = ["CONTRIBUTE_ID", "Contributor", "bad_cards", "fingerprint"]
+__all__ = ["CONTRIBUTE_ID", "Contributor", "DealChecker", "bad_cards", "fingerprint"]
 
 Frame = dict[str, Any]
 
@@ -68,6 +77,86 @@ class Contributor:
             return None
         return {"type": "contribute", "hand": hand, "value": value.hex(),
                 "id": f"{CONTRIBUTE_ID}{hand}"}
+
+
+    def mine(self, hand: int, table: str, seat: int) -> tuple[str, str | None] | None:
+        """``(seal, value or None)`` this device sent for *hand* (hexadecimal), if any."""
+        value = self._values.get(hand)
+        if value is None:
+            return None
+        seal = contribution_commitment(table, hand, seat, value).hex()
+        return seal, value.hex() if hand in self._revealed else None
+
+
+class DealChecker:
+    """This device's own check of every deal (``docs/fairness.md``), the server's word not
+    trusted: its own seal and value used, every card it sees from the deck position the
+    dealing rule gives it (D4, D5) and matching its commitment, and the chain link computed
+    here — whose fingerprint is the one to show."""
+
+    def __init__(self) -> None:
+        self.links: dict[int, bytes] = {}
+        self.failed: dict[int, set[str]] = {}
+        """Hand -> the checks its deal failed here."""
+
+    def check(self, state: Frame, mine: Contributor | None = None) -> set[str]:
+        """The checks the deal on screen fails (``contribution``, ``seal``, ``position``,
+        ``card``, ``chain``), also kept in :attr:`failed`; empty when there is nothing to
+        check or all pass."""
+        table = state["table"]
+        fair, hand = table.get("fair"), table.get("hand")
+        if not fair or not fair.get("hand") or not hand or fair["hand"]["number"] != hand["number"]:
+            return set()
+        public, number = fair["hand"], int(hand["number"])
+        failed = set(self.failed.get(number, set()))
+        try:
+            if not self._chain_holds(public, number):
+                failed.add("chain")
+        except (KeyError, TypeError, ValueError):
+            failed.add("chain")
+        if not self._positions_hold(state, public):
+            failed.add("position")
+        if bad_cards(state):
+            failed.add("card")
+        seat = _playing_seat(state) if state["you"].get("role") == "player" else None
+        sent = mine.mine(number, str(fair["table"]), seat) if mine and seat else None
+        if sent is not None and sent[1] is not None:  # revealed: both must be in the deal
+            if (public.get("sealed") or {}).get(str(seat)) != sent[0]:
+                failed.add("seal")
+            if public["contributions"].get(str(seat)) != sent[1]:
+                failed.add("contribution")
+        if mine is not None and number in mine.seal_changed:
+            failed.add("seal")
+        if failed:
+            self.failed[number] = failed
+        return failed
+
+    def _chain_holds(self, public: Frame, number: int) -> bool:
+        previous = self.links.get(number - 1, bytes.fromhex(public["previous"]))
+        contributions = {int(s): bytes.fromhex(v) for s, v in public["contributions"].items()}
+        positions = [bytes.fromhex(p) for p in public["positions"]]
+        link = chain_link(previous, number, bytes.fromhex(public["commitment"]), contributions,
+                          deal_commitment(positions))
+        if link.hex() != public["chain"]:
+            return False
+        self.links[number] = link
+        return True
+
+    @staticmethod
+    def _positions_hold(state: Frame, public: Frame) -> bool:
+        seats = list(public.get("seats") or [])
+        players, seat = len(seats), state["you"].get("seat")
+        mine = state["you"].get("fair") or {}
+        own = mine.get("cards", []) if mine.get("hand") == public["number"] else []
+        if own and (seat not in seats or [c["index"] for c in own]
+                    != list(hole_indices(players, seats.index(seat)))[:len(own)]):
+            return False
+        board = [c["index"] for c in public.get("board", [])]
+        return bool(players) and board == list(board_indices(players))[:len(board)]
+
+    def fingerprint(self) -> str | None:
+        """The fingerprint of the last link computed here."""
+        return fingerprint_of(self.links[max(self.links)]) if self.links else None
 
 
 def _playing_seat(state: Frame) -> int | None:

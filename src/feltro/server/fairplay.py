@@ -59,6 +59,8 @@ DealStep = Literal["close", "wait", "deal"]
 REVEAL_WAIT: Final = 2.0
 """Seconds a deal waits, once due, for the values of the sealed seats; a seat still silent
 then is named as having withheld its value (``withheld`` in the hand's public record)."""
+MAX_ALARMS: Final = 500
+"""Reported failed checks kept per night (each (hand, seat, check) once)."""
 FIRST_DEAL_WAIT: Final = 1.0
 """Seconds the first hand waits after the start (never more than the table's pause between
 hands) so that the phones, which see its commitment in the start's state, can contribute."""
@@ -93,6 +95,8 @@ class FairPlay:
         self._seen: tuple[int, int, dict[int, int]] | None = None
         """The current hand's number, event count and dealt cards (deck index -> card)."""
         self._commitments: dict[int, str] = {}
+        self.alarms: list[dict[str, Any]] = []
+        """Failed live checks the players' devices reported (``fair_alarm``), in order."""
         self.humans: set[int] = set()
         """The seats of people (their devices are asked to contribute; bots are not)."""
         self._closed: dict[int, float] = {}
@@ -237,8 +241,26 @@ class FairPlay:
                 "values": {str(seat): value.hex() for seat, value in sorted(values.items())},
                 "seals": {str(seat): digest.hex() for seat, digest in sorted(seals.items())}}
 
+    def alarm_record(self, seat: int, hand: int, check: str, *,
+                     dealt: int) -> dict[str, Any] | None:
+        """The journal record of *seat*'s device reporting that hand *hand*'s deal failed
+        *check* (``fair_alarm``), or ``None`` for a repeat (or past :data:`MAX_ALARMS`).
+
+        :raises ProtocolError: ``not_now`` for a hand not dealt yet."""
+        if not 1 <= hand <= dealt:
+            raise ProtocolError(ErrorCode.NOT_NOW, f"hand {hand} has not been dealt")
+        alarm = {"hand": hand, "seat": seat, "check": check}
+        if alarm in self.alarms or len(self.alarms) >= MAX_ALARMS:
+            return None
+        return {"hand": hand, "values": {}, "seals": {}, "alarm": alarm}
+
     def record(self, body: Mapping[str, Any]) -> None:
-        """Take a journaled record of :meth:`to_journal`."""
+        """Take a journaled record of :meth:`to_journal` (or of :meth:`alarm_record`)."""
+        if "alarm" in body:
+            alarm = dict(body["alarm"])
+            self.alarms.append({"hand": int(alarm["hand"]), "seat": int(alarm["seat"]),
+                                "check": str(alarm["check"])})
+            return
         hand = int(body["hand"])
         for seat, digest in dict(body["seals"]).items():
             self._seals.setdefault(hand, {})[int(seat)] = bytes.fromhex(digest)
@@ -263,10 +285,12 @@ class FairPlay:
         return proof if revealed else unrevealed(proof)
 
     def public(self, hand: Hand | None, number: int, *, in_hand: bool, over: bool,
-               players: int) -> dict[str, Any]:
-        """The public ``fair`` part of the table's state (``docs/protocol.md``)."""
+               players: int, seats: tuple[int, ...] = ()) -> dict[str, Any]:
+        """The public ``fair`` part of the table's state (``docs/protocol.md``); *seats*: the
+        hand's seats in deal order."""
         out: dict[str, Any] = {"scheme": SCHEME, "table": self.table, "reveal": self.reveal,
-                               "next": None, "hand": None, "fingerprint": None}
+                               "next": None, "hand": None, "fingerprint": None,
+                               "alarms": list(self.alarms)}
         if not over:
             after = number + 1
             out["next"] = {"hand": after, "commitment": self.commitment(after),
@@ -288,7 +312,7 @@ class FairPlay:
             "sealed": {str(s): d.hex() for s, d in proof.sealed.items()},
             "withheld": sorted(set(proof.sealed) - set(proof.contributions)),
             "positions": [p.hex() for p in proof.positions], "chain": proof.chain.hex(),
-            "board": board}
+            "previous": (proof.previous or b"").hex(), "seats": list(seats), "board": board}
         if self.revealed(number, dealt=number, in_hand=in_hand, over=over):
             assert proof.secret is not None
             assert proof.seed is not None
@@ -336,7 +360,7 @@ class FairPlay:
             else:
                 proof = self._proof(number, False)
             proofs.append(with_roster(proof, seating.order, seating.button, self.humans))
-        return export_series(self.table, proofs)
+        return {**export_series(self.table, proofs), "alarms": list(self.alarms)}
 
     def phh(self, record: HandRecord, number: int, players: int, position: int, *,
             board_cards: int, over: bool, dealt: int,

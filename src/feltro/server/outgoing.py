@@ -257,12 +257,21 @@ class FairHandOut(_Out):
     withheld: list[int]
     positions: list[str]
     chain: str
+    previous: str
+    seats: list[int]
     board: list[FairCardOut]
     secret: str | None = None
     seed: str | None = None
 
 
+class FairAlarmOut(_Out):
+    hand: int
+    seat: int
+    check: Literal["contribution", "seal", "position", "card", "chain"]
+
+
 class FairOut(_Out):
+    alarms: list[FairAlarmOut] = []
     scheme: str
     table: str
     reveal: Literal["hand", "series"]
