@@ -61,6 +61,24 @@ def test_a_short_series_verifies_in_the_browser(chromium: Any, server: Server) -
     mine = swapped["you"]["fair"]["cards"][0]
     mine["card"] = "2c" if mine["card"] != "2c" else "3c"
     assert page.evaluate(check, swapped) != []
+    # Its own check of the deal (positions by the dealing rule, its value used, the chain it
+    # computes) passes on what it saw, and flags a deal whose seats do not give it its cards.
+    problems = ("async (state) => [...(await (await import('/static/js/fairclient.js'))"
+                ".dealProblems(state))]")
+    assert page.evaluate(problems, seen) == []
+    moved = json.loads(json.dumps(seen))
+    seats = moved["table"]["fair"]["hand"]["seats"]
+    moved["table"]["fair"]["hand"]["seats"] = seats[1:] + seats[:1]
+    assert page.evaluate(problems, moved) == ["position"]
+    relinked = json.loads(json.dumps(seen))
+    relinked["table"]["fair"]["hand"]["chain"] = "00" * 32
+    assert "chain" in page.evaluate(problems, relinked)
+    for phone in phones:
+        assert phone.page.locator("#fair-alarms").count() == 0  # no alarm in a fair night
+    banner = page.evaluate("async () => (await import('/static/js/fairclient.js')).alarmsView("
+                           "{fair: {alarms: [{hand: 2, seat: 1, check: 'position'}]}})"
+                           ".textContent")
+    assert "Hand 2: seat 1's device found a card dealt from a deck position" in banner
     for phone in phones:
         assert not phone.errors, phone.errors
         phone.close()

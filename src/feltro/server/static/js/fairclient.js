@@ -3,7 +3,11 @@
 // commitments the table published at the deal (verify.js, WebCrypto: the server's word is not
 // trusted).
 
-import { cardMatches, contributionCommitment, toHex } from "./verify.js";
+import {
+  cardMatches, chainLink, contributionCommitment, dealCommitment, fingerprint, fromHex, toHex,
+} from "./verify.js";
+import { t } from "./i18n.js";
+import { h } from "./ui.js";
 
 const values = new Map(); // hand -> {value, seal}: this page's randomness, sealed then revealed
 const revealed = new Set(); // hands whose value this page has sent
@@ -84,4 +88,66 @@ export async function badCards(state) {
   const checks = await Promise.all([...own, ...board].map((item) => check(fair.hand.positions, item)));
   [...own, ...board].forEach((item, i) => { if (!checks[i]) bad.push(item.card); });
   return [...new Set(bad)];
+}
+
+const links = new Map(); // hand -> the chain link this page computed (hex)
+
+/**
+ * This page's own check of the deal on screen (docs/fairness.md), the server's word not
+ * trusted: its own seal and value are in the deal, its hole cards and every board card come
+ * from the deck positions the dealing rule gives (D4, D5) and match their commitments, and
+ * the chain link it computes is the one published. Returns the failed checks ("seal",
+ * "contribution", "position", "card", "chain"); null when there is nothing to check.
+ */
+export async function dealProblems(state) {
+  const fair = state.table.fair;
+  const hand = state.table.hand;
+  if (!fair || !fair.hand || !hand || fair.hand.number !== hand.number) return null;
+  const pub = fair.hand;
+  const number = hand.number;
+  const failed = new Set();
+  try {
+    const previous = links.get(number - 1) || pub.previous;
+    const contributions = Object.entries(pub.contributions).map(([s, v]) => [Number(s), fromHex(v)])
+      .sort((a, b) => a[0] - b[0]);
+    const deal = await dealCommitment(pub.positions.map(fromHex));
+    const link = toHex(await chainLink(fromHex(previous), number, fromHex(pub.commitment),
+      contributions, deal));
+    if (link === pub.chain) links.set(number, link); else failed.add("chain");
+  } catch (error) {
+    failed.add("chain");
+  }
+  const seats = pub.seats || [];
+  const n = seats.length;
+  const own = state.you.fair && state.you.fair.hand === number ? state.you.fair.cards : [];
+  const p = seats.indexOf(state.you.seat);
+  if (own.length && (p < 0 || own.some((c, i) => c.index !== [p, n + p][i]))) failed.add("position");
+  const board = [2 * n + 1, 2 * n + 2, 2 * n + 3, 2 * n + 5, 2 * n + 7];
+  if (!n || (pub.board || []).some((c, i) => c.index !== board[i])) failed.add("position");
+  const bad = await badCards(state);
+  if (bad && bad.length) failed.add("card");
+  const seat = playingSeat(state);
+  const entry = seat === null ? undefined : values.get(number);
+  if (entry && entry.seal && revealed.has(number)) {
+    if ((pub.sealed || {})[String(seat)] !== entry.seal) failed.add("seal");
+    if (pub.contributions[String(seat)] !== toHex(entry.value)) failed.add("contribution");
+  }
+  return failed;
+}
+
+/** The fingerprint of the last chain link this page computed itself (null before any). */
+export function computedFingerprint() {
+  if (!links.size) return null;
+  return fingerprint(fromHex(links.get(Math.max(...links.keys()))));
+}
+
+/** The failed deal checks anyone's device reported this night (table.fair.alarms), as a
+ * banner that stays for the whole night; null when there are none. */
+export function alarmsView(table) {
+  const alarms = (table.fair && table.fair.alarms) || [];
+  if (!alarms.length) return null;
+  return h("div", { class: "warn", id: "fair-alarms", role: "alert" },
+    h("p", {}, h("strong", {}, t("fair_alarm.title", { count: alarms.length }))),
+    ...alarms.slice(-5).map((a) => h("p", {}, t("fair_alarm.line", {
+      hand: a.hand, seat: a.seat, what: t(`fair_alarm.check.${a.check}`) }))));
 }

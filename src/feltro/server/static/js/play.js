@@ -9,7 +9,7 @@ import {
   standingsView, stopText, timerBar, toast, nameOf,
 } from "./ui.js";
 import { resultsView } from "./results.js";
-import { badCards, contributeIfDue, forgetSent } from "./fairclient.js";
+import { alarmsView, badCards, contributeIfDue, dealProblems, forgetSent } from "./fairclient.js";
 
 const app = {
   tableId: tableIdFromPath(),
@@ -22,6 +22,7 @@ const app = {
   heard: { hand: 0, log: 0 }, // log entries already announced
   resultsFor: null,
   fairBad: [], // cards seen that do not match the deal's commitments
+  alarmed: new Set(), // the failed deal checks this page reported ("alarm-<hand>-<check>")
 };
 
 async function main() {
@@ -75,7 +76,15 @@ function onMessage(msg) {
 // The verifiable shuffle: this phone's randomness for the next hand, and its own check of every
 // card it sees (a clear warning if one does not match what the table committed to).
 function checkFairness(state) {
-  contributeIfDue(state, app.link).catch(() => {});
+  contributeIfDue(state, app.link).then(() => dealProblems(state)).then((failed) => {
+    const number = state.table.hand && state.table.hand.number;
+    for (const check of failed || []) { // a failed check is told to every screen at once
+      const id = `alarm-${number}-${check}`;
+      if (app.alarmed.has(id)) continue;
+      app.alarmed.add(id);
+      app.link.send({ type: "fair_alarm", hand: number, check, id });
+    }
+  }).catch(() => {});
   badCards(state).then((bad) => {
     if (bad === null || app.state !== state) return;
     if (bad.join() !== app.fairBad.join()) {
@@ -163,6 +172,7 @@ function bannerParts(table, you, now) {
   if (app.fairBad.length) {
     parts.push(h("p", { class: "warn", id: "fair-warning", role: "alert" }, t("web.fair.card_bad", { cards: cardsText(app.fairBad) })));
   }
+  parts.push(alarmsView(table));
   if (you.away) {
     parts.push(h("p", { class: "warn" }, t("web.act.away"), " ",
       h("button", { type: "button", onclick: () => app.link.send({ type: "back" }) }, t("web.act.come_back"))));
