@@ -26,7 +26,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from fairkit import TAMPERINGS, every_single_change, forged_night, tampered
 from feltro.fairdeal import sample_night
 from feltro.fairness import read_export, verify_hands
-from test_fairness_doc import vectors
+from test_fairness_doc import roster_vectors, vectors
 
 VERIFY_JS = ROOT / "src" / "feltro" / "server" / "static" / "js" / "verify.js"
 PAGE = """<!doctype html>
@@ -193,6 +193,16 @@ def test_the_browser_gives_the_documented_vectors(page: Any) -> None:
         };
     }""", v)
     assert got == {key: v[key] for key in got}
+
+
+def test_the_browser_gives_the_documented_dealing_positions_D4_D5(page: Any) -> None:
+    v = roster_vectors()
+    got: dict[str, Any] = page.evaluate("""(v) => {
+        const m = window.verify, hole = {};
+        v.seats.forEach((seat, p) => { hole[String(seat)] = m.holePositions(v.players, p); });
+        return { hole, board: m.boardPositions(v.players) };
+    }""", v)
+    assert got == {"hole": v["hole"], "board": v["board"]}
 
 
 def test_the_browser_never_throws_on_a_bad_file(page: Any, night: dict[str, Any]) -> None:

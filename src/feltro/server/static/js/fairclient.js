@@ -4,7 +4,8 @@
 // trusted).
 
 import {
-  cardMatches, chainLink, contributionCommitment, dealCommitment, fingerprint, fromHex, toHex,
+  boardPositions, cardMatches, chainLink, contributionCommitment, dealCommitment, fingerprint,
+  fromHex, holePositions, toHex,
 } from "./verify.js";
 import { t } from "./i18n.js";
 import { h } from "./ui.js";
@@ -121,8 +122,10 @@ export async function dealProblems(state) {
   const n = seats.length;
   const own = state.you.fair && state.you.fair.hand === number ? state.you.fair.cards : [];
   const p = seats.indexOf(state.you.seat);
-  if (own.length && (p < 0 || own.some((c, i) => c.index !== [p, n + p][i]))) failed.add("position");
-  const board = [2 * n + 1, 2 * n + 2, 2 * n + 3, 2 * n + 5, 2 * n + 7];
+  if (own.length && (p < 0 || own.some((c, i) => c.index !== holePositions(n, p)[i]))) {
+    failed.add("position");
+  }
+  const board = boardPositions(n);
   if (!n || (pub.board || []).some((c, i) => c.index !== board[i])) failed.add("position");
   const bad = await badCards(state);
   if (bad && bad.length) failed.add("card");

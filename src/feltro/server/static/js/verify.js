@@ -294,6 +294,16 @@ function readExport(exportJson) {
 
 // --- verification ------------------------------------------------------------------------------
 
+/** The deck positions of hand position p's hole cards with n players (D4). */
+export function holePositions(n, p) {
+  return [p, n + p];
+}
+
+/** The deck positions of the flop, turn and river with n players (D5: a burn before each). */
+export function boardPositions(n) {
+  return [2 * n + 1, 2 * n + 2, 2 * n + 3, 2 * n + 5, 2 * n + 7];
+}
+
 // With the hand's seats: every seal and value from a seat dealt in, every sealed seat without
 // a value named as withheld (and only those), every card from the position the dealing rule
 // gives it (D4: position p gets p and n + p; D5: the board 2n+1..2n+3, 2n+5, 2n+7).
@@ -313,11 +323,11 @@ function rosterProblem(proof) {
       "named as having withheld it, and only such a seat"];
   }
   const n = seats.length;
-  const board = [2 * n + 1, 2 * n + 2, 2 * n + 3, 2 * n + 5, 2 * n + 7];
+  const board = boardPositions(n);
   for (const [index, card] of proof.dealt) {
     const seat = proof.dealtTo.get(index);
     const p = seat === undefined ? -1 : seats.indexOf(seat);
-    const rule = p < 0 ? board : [p, n + p];
+    const rule = p < 0 ? board : holePositions(n, p);
     if (!rule.includes(index)) {
       return ["card", `${cardText(card)} was dealt from deck position ${index}, which the ` +
         "dealing rule (D4, D5) does not give it"];
