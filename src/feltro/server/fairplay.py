@@ -267,6 +267,20 @@ class FairPlay:
         for seat, value in dict(body["values"]).items():
             self._values.setdefault(hand, {})[int(seat)] = bytes.fromhex(value)
 
+    def archive_record(self) -> dict[str, Any]:
+        """What an archived table keeps of its fair dealer (:meth:`restore_archive`): every
+        hand's seals and values (its decks depend on them), who was asked, the alarms."""
+        hands = sorted(set(self._values) | set(self._seals))
+        return {"humans": sorted(self.humans), "alarms": list(self.alarms),
+                "hands": [body for hand in hands if (body := self.to_journal(hand))]}
+
+    def restore_archive(self, record: Mapping[str, Any]) -> None:
+        """Take back an :meth:`archive_record` (before the series log is replayed)."""
+        self.humans = {int(seat) for seat in record.get("humans", ())}
+        self.alarms = [dict(alarm) for alarm in record.get("alarms", ())]
+        for body in record.get("hands", ()):
+            self.record(body)
+
     def contributed(self, hand: int) -> list[int]:
         """Seats whose value for hand *hand* is in."""
         return sorted(self._values.get(hand, {}))
