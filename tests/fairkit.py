@@ -9,7 +9,7 @@ from typing import Any
 
 from feltro.fairness import Check
 
-__all__ = ["TAMPERINGS", "tampered"]
+__all__ = ["TAMPERINGS", "forged_night", "tampered"]
 
 
 def _flip(text: str) -> str:
@@ -42,11 +42,25 @@ def _swap_deck(hand: dict[str, Any]) -> None:
     deck[50], deck[51] = deck[51], deck[50]
 
 
+def _cut_last(export: dict[str, Any]) -> None:
+    """The last two hands cut, the fingerprint left as the table showed it. (Had the forger
+    recomputed it too, the hands left would be a real, shorter night: only friends comparing
+    the code their own devices computed live can tell, docs/fairness.md.)"""
+    del export["hands"][-2:]
+
+
 def _drop_links(hands: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """The hands without their ``previous`` links (optional in an export)."""
     for hand in hands:
         hand["previous"] = None
     return hands
+
+
+def _off_position(hand: dict[str, Any]) -> None:
+    """A patched dealer's hole card from a deck position the dealing rule (D4) does not give
+    its seat, recorded where it really came from: the card matches the deck there."""
+    hole = next(d for d in hand["dealt"] if d["seat"] is not None)
+    hole.update(position=51, card=hand["deck"][51])
 
 
 # name -> (change to the export, the check that must fail, the hand it names)
@@ -62,7 +76,16 @@ TAMPERINGS: dict[str, tuple[Callable[[dict[str, Any]], None], Check, int | None]
     "sealed contribution": (lambda e: e["hands"][2]["sealed"][1].update(
         commitment=_flip(e["hands"][2]["sealed"][1]["commitment"])), Check.CONTRIBUTION, 3),
     "seal dropped": (lambda e: e["hands"][2]["sealed"].pop(0), Check.CONTRIBUTION, 3),
-    "contribution dropped": (lambda e: e["hands"][2]["contributions"].pop(), Check.SEED, 3),
+    "contribution dropped": (lambda e: e["hands"][2]["contributions"].pop(),
+                             Check.CONTRIBUTION, 3),  # a sealed seat's value gone, unnamed
+    "contribution from a seat not in the hand": (lambda e: e["hands"][2]["contributions"].append(
+        {"seat": 200, "value": "ab"}), Check.CONTRIBUTION, 3),
+    "card off its position": (lambda e: _off_position(e["hands"][2]), Check.CARD, 3),
+    "seats missing": (lambda e: e["hands"][2].pop("seats"), Check.FORMAT, 3),
+    "fingerprint missing": (lambda e: e.pop("fingerprint"), Check.FINGERPRINT, None),
+    "fingerprint null": (lambda e: e.update(fingerprint=None), Check.FINGERPRINT, None),
+    "zero hands": (lambda e: e.update(hands=[], fingerprint=None), Check.ORDER, None),
+    "last hands cut": (lambda e: _cut_last(e), Check.FINGERPRINT, None),
     "position": (lambda e: e["hands"][2]["positions"].__setitem__(
         7, _flip(e["hands"][2]["positions"][7])), Check.POSITION, 3),
     "card": (lambda e: e["hands"][2]["dealt"][0].update(
@@ -129,3 +152,40 @@ def every_single_change(export: dict[str, Any], hand: int = 2) -> list[tuple[str
             position=(h["dealt"][i]["position"] + 1) % 52))
     change("hand", lambda h: h.update(hand=h["hand"] + 1))
     return changes
+
+
+def forged_night(kind: str, hands: int = 3) -> dict[str, Any]:
+    """A night its dealer forged consistently (every hash recomputed, so only the new checks
+    can tell): ``"outsider"``, hand 2 takes a sealed value from seat 200, which is not dealt
+    in; ``"unnamed"``, seat 1 seals hand 2 and withholds its value, and the export does not
+    name it."""
+    import random
+
+    from feltro.fairdeal import FairDealer
+    from feltro.fairness import contribution_commitment
+    from feltro.series import Series, SeriesConfig
+
+    rng = random.Random(7)
+    dealer = FairDealer("forged", secret_source=rng.randbytes)
+    series = Series(SeriesConfig.with_players(3, max_hands=hands, starting_stack=10**9), 7,
+                    deck_source=dealer.deck)
+    for number in range(1, hands + 1):
+        dealer.commit(number)
+        values = {seat: rng.randbytes(16) for seat in (1, 2)}
+        if number == 2 and kind == "outsider":
+            values[200] = rng.randbytes(16)
+        for seat, value in values.items():
+            dealer.seal(number, seat, contribution_commitment("forged", number, seat, value))
+        for seat, value in values.items():
+            if not (number == 2 and kind == "unnamed" and seat == 1):
+                dealer.contribute(number, seat, value)
+        hand = series.next_hand()
+        assert hand is not None
+        while not hand.is_over:
+            series.act(hand.legal.passive)
+        dealer.record(number, hand, series.seating)
+    export = dealer.export()
+    if kind == "unnamed":
+        assert export["hands"][1]["withheld"] == [1]
+        export["hands"][1]["withheld"] = []
+    return export

@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from fairkit import TAMPERINGS, every_single_change, tampered
+from fairkit import TAMPERINGS, every_single_change, forged_night, tampered
 from feltro.cards import Deck
 from feltro.errors import SeriesError
 from feltro.fairdeal import FairDealer, dealt_cards, sample_night
@@ -53,7 +53,7 @@ def _verdict(export: dict[str, Any]) -> tuple[Check | None, int | None]:
         table, proofs, claimed = read_export(export)
     except FairnessFormatError:
         return Check.FORMAT, None
-    verdict = verify_hands(table, proofs, claimed)
+    verdict = verify_hands(table, proofs, claimed, export=True)
     return (None, None) if verdict.failure is None else (verdict.failure.check,
                                                          verdict.failure.hand)
 
@@ -308,3 +308,17 @@ def test_every_single_published_value_is_bound(night: dict[str, Any]) -> None:
         except FairnessFormatError:
             continue
         assert verdict.failure is not None, what
+
+
+@pytest.mark.parametrize(("kind", "why"), [("outsider", "not_in_hand"), ("unnamed", "withheld")])
+def test_a_consistent_forgery_of_who_contributed_is_rejected_D1(kind: str, why: str) -> None:
+    """Every hash recomputed by the forger: a value from seat 200, which was not dealt in, or
+    a sealed seat's missing value not named as withheld, fails on the hand's seats."""
+    table, proofs, claimed = read_export(forged_night(kind))
+    verdict = verify_hands(table, proofs, claimed, export=True)
+    assert verdict.failure is not None
+    assert (verdict.failure.check, verdict.failure.hand, verdict.failure.why) == \
+        (Check.CONTRIBUTION, 2, why)
+    honest = forged_night("unnamed")
+    honest["hands"][1]["withheld"] = [1]  # named: the night verifies
+    assert verify_hands(*read_export(honest), export=True).ok

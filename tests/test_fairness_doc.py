@@ -126,3 +126,22 @@ def test_a_client_checks_a_card_it_sees() -> None:
     assert not card_matches(position, salt, 0, (top + 1) % 52)
     assert not card_matches(position, salt, 1, top)
     assert not card_matches(position, bytes(32), 0, top)
+
+
+def roster_vectors() -> dict[str, Any]:
+    return tomllib.loads(fenced("### Who was dealt in, and where each card comes from", "toml"))
+
+
+def test_the_dealing_position_vectors_match_feltro_D4_D5() -> None:
+    from feltro.fairness import board_indices, hole_indices
+
+    v = roster_vectors()
+    players = v["players"]
+    assert players == len(v["seats"])
+    assert v["seats"][-1] == v["button"]
+    for position, seat in enumerate(v["seats"]):
+        assert list(hole_indices(players, position)) == v["hole"][str(seat)]
+    assert list(board_indices(players)) == v["board"]
+    dealt = {i for pair in v["hole"].values() for i in pair} | set(v["board"])
+    assert sorted(set(range(2 * players + 8)) - dealt) == v["burns"]
+    assert sorted(set(v["sealed"]) - set(v["contributions"])) == v["withheld"]

@@ -157,12 +157,17 @@ def reason_table(doc: str) -> dict[tuple[str, str], frozenset[str]]:
 
 def refusal_cases() -> dict[tuple[str, str], frozenset[str]]:
     """Every refusal the rules can give: the engine's (:class:`Refusal`), the replay's and the
-    re-entries' and late seats' (:class:`EntryError`)."""
+    re-entries' and late seats' (:class:`EntryError`) and the fair dealer's (a seal or value
+    refused, D1)."""
+    import inspect
+
     from feltro.errors import EntryError, Refusal
     from feltro.history.replay import ReplayError
+    from feltro.server.fairplay import FairPlay
 
     return (reason_table(Refusal.__doc__ or "") | reason_table(ReplayError.__doc__ or "")
-            | reason_table(EntryError.__doc__ or ""))
+            | reason_table(EntryError.__doc__ or "")
+            | reason_table(inspect.cleandoc(FairPlay.check.__doc__ or "").replace("\n", "\n    ")))
 
 
 def error_codes() -> list[str]:

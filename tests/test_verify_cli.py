@@ -114,10 +114,35 @@ def test_unreadable_files_get_a_sentence(tmp_path: Path) -> None:
 def test_a_players_download_verifies(tmp_path: Path, night: tuple[FairDealer, Series]) -> None:
     dealer, series = night
     path = tmp_path / "mine.phhs"
-    path.write_text(download(dealer, series, 2, reveal=True, skip=(3,)))
+    path.write_text(download(dealer, series, 2, reveal=True))
     status, output = _verify(path)
     assert status == 0, output
-    assert output.startswith("All 7 hands verify.")
+    # A download ends where its player went out: its last link is not the night's fingerprint
+    # unless that was the last hand, and the line says which hand it follows.
+    assert output.startswith("All 8 hands verify. Fingerprint after hand 8: ")
+
+
+def test_a_download_with_a_hand_cut_out_of_the_middle_fails(
+        tmp_path: Path, night: tuple[FairDealer, Series]) -> None:
+    dealer, series = night
+    path = tmp_path / "mine.phhs"
+    path.write_text(download(dealer, series, 2, reveal=True, skip=(3,)))
+    status, output = _verify(path)
+    assert status == 1, output
+    assert output.startswith("Hand 4 FAILS: the hands are missing, repeated or out of order")
+
+
+def test_an_export_with_zero_hands_or_no_fingerprint_fails(tmp_path: Path) -> None:
+    from feltro.fairdeal import sample_night
+
+    export = sample_night(2)[0].export()
+    path = tmp_path / "night.json"
+    for change, words in (({"hands": [], "fingerprint": None}, "holds no hand"),
+                          ({"fingerprint": None}, "claims no fingerprint")):
+        path.write_text(json.dumps({**export, **change}))
+        status, output = _verify(path)
+        assert status == 1, output
+        assert words in output
 
 
 def test_a_download_knows_which_cards_its_player_saw(night: tuple[FairDealer, Series]) -> None:
@@ -173,7 +198,7 @@ def _first_hand_last(text: str) -> str:
                       + ("1" if m.group(2) == "0" else "0"), t, count=1),
      "the deck seed does not follow"),
     (lambda t: _first_hand_last(t), "out of order"),
-    (lambda t: t.replace("hand = 1\n", "hand = 9\n"), "the deck seed does not follow"),
+    (lambda t: t.replace("hand = 1\n", "hand = 9\n"), "out of order"),
     (lambda t: re.sub(r"chain = '(.)", lambda m: "chain = '" + ("1" if m.group(1) == "0"
                                                                 else "0"), t, count=1),
      "hash chain"),

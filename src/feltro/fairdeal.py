@@ -53,6 +53,7 @@ from feltro.hand import Hand
 from feltro.history.phh import HandRecord, Verb
 
 if TYPE_CHECKING:
+    from feltro.seating import Seating
     from feltro.series import Series
 
 __all__ = [
@@ -63,6 +64,7 @@ __all__ = [
     "sample_night",
     "stand_in_deck_source",
     "with_fair_fields",
+    "with_roster",
 ]
 
 FAIR_FIELD = "_fair"
@@ -87,6 +89,20 @@ def dealt_cards(hand: Hand) -> tuple[tuple[int, int], ...]:
                 out.append((board[street], int(card)))
                 street += 1
     return tuple(sorted(out))
+
+
+def with_roster(proof: HandProof, order: Sequence[int], button: int,
+                asked: Iterable[int] | None = None) -> HandProof:
+    """*proof* with what a verifier needs to check the hand alone: the seats in deal order,
+    the button, the seats *asked* to contribute, the sealed seats that withheld their value,
+    and the seat each hole card went to (D4: hand position ``p`` gets deck positions ``p`` and
+    ``n + p``)."""
+    players = len(order)
+    dealt_to = {index: order[index % players] for index, _ in proof.dealt if index < 2 * players}
+    withheld = tuple(sorted(set(proof.sealed) - set(proof.contributions)))
+    chosen = None if asked is None else tuple(seat for seat in order if seat in set(asked))
+    return replace(proof, seats=tuple(order), button=button, asked=chosen, withheld=withheld,
+                   dealt_to=dealt_to)
 
 
 class FairDealer:
@@ -192,9 +208,13 @@ class FairDealer:
         self._link = proof.chain
         return Deck(proof_order(proof))
 
-    def record(self, hand: int, played: Hand) -> None:
-        """Keep the cards hand *hand* dealt, as the hand recorded them."""
-        self._proofs[hand] = self._proofs[hand].with_dealt(dealt_cards(played))
+    def record(self, hand: int, played: Hand, seating: Seating | None = None) -> None:
+        """Keep the cards hand *hand* dealt, as the hand recorded them (and with *seating*, its
+        seats, button and who got which card: :func:`with_roster`)."""
+        proof = self._proofs[hand].with_dealt(dealt_cards(played))
+        if seating is not None:
+            proof = with_roster(proof, seating.order, seating.button)
+        self._proofs[hand] = proof
 
     def proof(self, hand: int, *, reveal: bool = False) -> HandProof:
         """Hand *hand*'s proof, with the secret only if *reveal*.
@@ -252,6 +272,11 @@ def with_fair_fields(record: HandRecord, proof: HandProof, table: str,
         fair["seed"] = proof.seed.hex()
     if salts:
         fair["salts"] = [f"{index}:{salt.hex()}" for index, salt in sorted(salts.items())]
+    if proof.seats:  # who was dealt in (deal order), the button, asked, withheld
+        fair["seats"], fair["button"] = list(proof.seats), proof.button
+        for key in ("asked", "withheld"):
+            if getattr(proof, key) is not None:
+                fair[key] = list(getattr(proof, key))
     return replace(record, user_fields={**record.user_fields, FAIR_FIELD: fair})
 
 
@@ -318,6 +343,15 @@ def _pairs(fair: Mapping[str, Any], name: str, where: str) -> list[tuple[int, by
     return out
 
 
+def _seat_list(fair: Mapping[str, Any], key: str, label: str) -> tuple[int, ...] | None:
+    value = fair.get(key)
+    if value is None:
+        return None
+    if not isinstance(value, list) or any(type(seat) is not int for seat in value):
+        raise FairnessFormatError(f"{label}: {FAIR_FIELD}.{key} is not a list of seats")
+    return tuple(value)
+
+
 def proofs_from_phh(records: Sequence[tuple[str, HandRecord]]) -> tuple[str, list[HandProof]]:
     """``(table, proofs)`` of a player's PHH download, in file order.
 
@@ -342,6 +376,10 @@ def proofs_from_phh(records: Sequence[tuple[str, HandRecord]]) -> tuple[str, lis
         if not isinstance(positions, list):
             raise FairnessFormatError(f"{label}: {FAIR_FIELD}.positions is missing")
         contributions = dict(_pairs(fair, "contributions", label))
+        dealt = phh_dealt_cards(record)
+        roster = {key: _seat_list(fair, key, label) for key in ("seats", "asked", "withheld")}
+        seats = roster["seats"] or ()
+        players = len(seats)
         proofs.append(HandProof(
             hand=record.hand,
             commitment=_hex_field(fair, "commitment", label),
@@ -351,24 +389,34 @@ def proofs_from_phh(records: Sequence[tuple[str, HandRecord]]) -> tuple[str, lis
             previous=_hex_field(fair, "previous", label),
             secret=_hex_field(fair, "secret", label, None) if "secret" in fair else None,
             seed=_hex_field(fair, "seed", label) if "seed" in fair else None,
-            dealt=phh_dealt_cards(record),
+            dealt=dealt,
             salts=dict(_pairs(fair, "salts", label)),
             sealed=dict(_pairs(fair, "sealed", label)),
+            seats=seats,
+            button=fair.get("button") if isinstance(fair.get("button"), int) else None,
+            asked=roster["asked"],
+            withheld=roster["withheld"],
+            dealt_to={index: seats[index % players] for index, _ in dealt
+                      if index < 2 * players},
         ))
     if table is None:
         raise FairnessFormatError("the file holds no hand")
     return table, proofs
 
 
-def stand_in_deck_source(dealer: FairDealer, seats: Iterable[int], values: Callable[[int], bytes],
-                         *, sealed: bool = True) -> Callable[[int], Deck]:
+def stand_in_deck_source(dealer: FairDealer,
+                         seats: Iterable[int] | Callable[[], Iterable[int]],
+                         values: Callable[[int], bytes], *,
+                         sealed: bool = True) -> Callable[[int], Deck]:
     """A ``deck_source`` for a table without devices (bots, ``feltro simulate --fair``): before
-    each deal every seat of *seats* contributes ``values(16)`` (sealed first if *sealed*),
-    standing in for the players' devices; then the dealer deals."""
-    chosen = tuple(seats)
+    each deal every seat of *seats* (or of ``seats()`` at that deal: the seats still dealt in)
+    contributes ``values(16)`` (sealed first if *sealed*), standing in for the players'
+    devices; then the dealer deals."""
+    fixed = None if callable(seats) else tuple(seats)
 
     def deal(hand: int) -> Deck:
         dealer.commit(hand)
+        chosen = fixed if fixed is not None else tuple(seats())  # type: ignore[operator]
         drawn = {seat: values(16) for seat in chosen}
         if sealed:
             for seat, value in drawn.items():
@@ -411,5 +459,5 @@ def sample_night(hands: int, *, players: int = 4, seed: int = 0, table: str = "s
         assert hand is not None
         while not hand.is_over:
             series.act(hand.legal.passive)
-        dealer.record(number, hand)
+        dealer.record(number, hand, series.seating)
     return dealer, series

@@ -2,7 +2,7 @@
 
 For every hand the server draws a 32-byte secret ``S`` and publishes its *commitment*
 ``C = SHA-256(msg("commit", S))`` before anything else. Each human player's device then seals
-(optional) and sends a *contribution* (1..64 fresh random bytes). The *deck seed* is
+and, once every seal is in, reveals a *contribution* (1..64 fresh random bytes). The seed is
 ``HMAC-SHA256(S, msg("seed", table, hand, seat, value, seat, value, ...))`` with the
 contributions in seat order, and the deck is a Fisher–Yates shuffle of the card ids 0..51
 driven by an HMAC-SHA256 counter-mode byte stream keyed with the seed, with rejection sampling
@@ -13,16 +13,12 @@ the moment they see them; the hands form a hash chain whose last link gives the 
 revealed and anyone can re-derive everything (:func:`verify_hands`; the browser does it again
 in ``static/js/verify.js``).
 
-``msg(tag, f1, f2, ...)`` frames ``"feltro-fair/1 " + tag`` (UTF-8) and every field as a 4-byte
-big-endian length followed by the bytes; integers are fixed-width big-endian (hand numbers 8
-bytes, stream counters 4, seats, positions and card ids 1). ``docs/fairness.md`` is the
-specification, with test vectors.
-
-This module is pure: no randomness of its own (the secret and contributions are inputs), no
-clock, no I/O. The hash construction itself is :mod:`feltro.fairness_scheme` (re-exported
-here); this module builds each hand's proof on it, verifies proofs and reads and writes the
-series export. Card ids and their spelling are feltro's (:mod:`feltro.cards`: ``rank * 4 +
-suit``, ranks 2..A, suits c d h s; ``"As"`` is 51).
+``msg(tag, f1, ...)`` frames ``"feltro-fair/1 " + tag`` and every field, each with a 4-byte
+length; ``docs/fairness.md`` is the specification, with test vectors. This module is pure:
+no randomness of its own (the secret and contributions are inputs), no clock, no I/O. The hash
+construction is :mod:`feltro.fairness_scheme` (re-exported); this module builds each hand's
+proof on it, verifies proofs and reads and writes the series export. Card ids are feltro's
+(:mod:`feltro.cards`: ``rank * 4 + suit``, ranks 2..A, suits c d h s; ``"As"`` is 51).
 
 >>> secret = bytes(range(32))
 >>> proof = prepare_hand(secret, "t", 1, {3: b"ab"}, genesis("t"))
@@ -161,6 +157,16 @@ class HandProof:
     previous: bytes | None = None
     """The chain link before this hand: needed by a player's download, which may skip hands;
     optional in a series export, where the previous hand gives it (and must agree)."""
+    seats: tuple[int, ...] = ()
+    """The seats dealt in, in deal order (``seats[p]`` is hand position ``p``, D4)."""
+    button: int | None = None
+    """The button's seat."""
+    asked: tuple[int, ...] | None = None
+    """The seats whose devices were asked to contribute (the humans playing)."""
+    withheld: tuple[int, ...] | None = None
+    """The sealed seats whose value did not come, as the table named them."""
+    dealt_to: Mapping[int, int] = field(default_factory=dict)
+    """Deck index -> the seat a hole card went to (board cards are not in it)."""
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "contributions",
@@ -282,7 +288,8 @@ def _check_hand(table: str, proof: HandProof, previous: bytes) -> Failure | None
                           proof.deal)
     except ValueError as exc:
         return Failure(Check.CONTRIBUTION, proof.hand, str(exc))
-    for stage in (_contributions_problem, _seen_cards_problem, _secret_problem):
+    for stage in (_roster_problem, _contributions_problem, _seen_cards_problem,
+                  _secret_problem):
         found = stage(table, proof)
         if found is not None:
             return found
@@ -293,6 +300,34 @@ def _check_hand(table: str, proof: HandProof, previous: bytes) -> Failure | None
 
 
 _Problem = Failure | None
+
+
+def _roster_problem(table: str, proof: HandProof) -> _Problem:
+    """With the hand's seats: every seal and value from a seat in the hand, every sealed seat
+    without a value named, every card dealt from the position the rule gives it (D4, D5)."""
+    seats, hand = proof.seats, proof.hand
+    if not seats:
+        return None
+    for seat in sorted({*proof.sealed, *proof.contributions, *(proof.withheld or ())}):
+        if seat not in seats:
+            return Failure(Check.CONTRIBUTION, hand, f"seat {seat} is not in the hand",
+                           "not_in_hand", {"seat": seat})
+    named, withheld = set(proof.withheld or ()), set(proof.sealed) - set(proof.contributions)
+    if named != withheld:
+        seat = min(named ^ withheld)
+        return Failure(Check.CONTRIBUTION, hand, f"seat {seat}: a sealed seat without a value "
+                       "must be named as having withheld it, and only such a seat",
+                       "withheld", {"seat": seat})
+    players = len(seats)
+    for index, card in proof.dealt:
+        to = proof.dealt_to.get(index)
+        rule = (board_indices(players) if to is None or to not in seats
+                else hole_indices(players, seats.index(to)))
+        if index not in rule:
+            return Failure(Check.CARD, hand, f"{card_text(card)} was dealt from deck position "
+                           f"{index}, which the dealing rule (D4, D5) does not give it",
+                           "off_position", {"card": card_text(card), "position": index})
+    return None
 
 
 def _contributions_problem(table: str, proof: HandProof) -> _Problem:
@@ -356,15 +391,25 @@ def _secret_problem(table: str, proof: HandProof) -> _Problem:
 
 
 def verify_hands(table: str, proofs: Sequence[HandProof], claimed: str | None = None, *,
-                 gaps: bool = False) -> Verdict:
-    """Check every hand: numbering, commitments, seeds, deck positions, dealt cards, the chain,
-    and (if *claimed*) the fingerprint. Stops at the first failure.
+                 gaps: bool = False, export: bool = False) -> Verdict:
+    """Check every hand: numbering, seats, commitments, seeds, deck positions, dealt cards,
+    the chain, and (if *claimed*) the fingerprint. Stops at the first failure.
 
-    A series export holds hands 1, 2, 3... and the chain starts at :func:`genesis`. With
-    *gaps* (a player's download, holding only the hands they played) the numbers need only
-    increase, and a hand that does not follow the one before starts from its own
-    :attr:`HandProof.previous` link.
-    """
+    Hands are numbered 1, 2, 3... with no gap from :func:`genesis`: an export holds every hand
+    dealt, a player's download hands 1 to the one they went out in. With *gaps* (older files)
+    the numbers need only increase, and a hand that does not follow the one before starts
+    from its own :attr:`HandProof.previous` link. With *export*, zero hands, no fingerprint
+    and a hand without its seats fail too."""
+    if export and not proofs:
+        return Verdict(0, None, Failure(Check.ORDER, None, "the export holds no hand",
+                                        "no_hands"))
+    if export and claimed is None:
+        return Verdict(len(proofs), None, Failure(
+            Check.FINGERPRINT, None, "the export claims no fingerprint", "no_fingerprint"))
+    missing = next((p.hand for p in proofs if export and not p.seats), None)
+    if missing is not None:
+        return Verdict(len(proofs), None, Failure(Check.FORMAT, missing, "the hand does not "
+                                                  "say which seats were dealt in", "no_seats"))
     link = genesis(table)
     expected = 1
     for proof in proofs:
@@ -421,7 +466,12 @@ def proof_to_dict(proof: HandProof) -> dict[str, Any]:
         "secret": None if proof.secret is None else _hex(proof.secret),
         "seed": None if proof.seed is None else _hex(proof.seed),
         "deck": None if proof.deck is None else [card_text(c) for c in proof.deck],
-        "dealt": [{"position": index, "card": card_text(card)} for index, card in proof.dealt],
+        "dealt": [{"position": index, "card": card_text(card),
+                   "seat": proof.dealt_to.get(index)} for index, card in proof.dealt],
+        "seats": list(proof.seats),
+        "button": proof.button,
+        "asked": None if proof.asked is None else list(proof.asked),
+        "withheld": None if proof.withheld is None else list(proof.withheld),
     }
     if proof.salts:
         data["salts"] = [{"position": index, "salt": _hex(salt)}
@@ -489,6 +539,13 @@ def proof_from_dict(data: Any, where: str = "hand") -> HandProof:
         previous = data.get("previous")
         dealt = tuple((_int(d["position"], f"{where}.dealt.position"), card_id(d["card"]))
                       for d in data.get("dealt", ()))
+        dealt_to = {_int(d["position"], f"{where}.dealt.position"):
+                    _int(d["seat"], f"{where}.dealt.seat")
+                    for d in data.get("dealt", ()) if d.get("seat") is not None}
+        roster = {key: None if data.get(key) is None else
+                  tuple(_int(seat, f"{where}.{key}") for seat in data[key])
+                  for key in ("seats", "asked", "withheld")}
+        button = data.get("button")
         deck = data.get("deck")
         if deck is not None:
             deck = tuple(card_id(c) for c in deck)
@@ -509,6 +566,11 @@ def proof_from_dict(data: Any, where: str = "hand") -> HandProof:
             sealed=sealed,
             deck=deck,
             previous=None if previous is None else _bytes(previous, f"{where}.previous", 32),
+            seats=roster["seats"] or (),
+            button=None if button is None else _int(button, f"{where}.button"),
+            asked=roster["asked"],
+            withheld=roster["withheld"],
+            dealt_to=dealt_to,
         )
     except KeyError as exc:
         raise FairnessFormatError(f"{where}: the field {exc.args[0]!r} is missing") from None

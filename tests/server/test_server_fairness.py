@@ -15,11 +15,13 @@ from feltro.fairness import (
     card_id,
     card_matches,
     commitment,
+    contribution_commitment,
     deck_order,
     deck_seed,
     read_export,
     verify_hands,
 )
+from feltro.server.fairplay import REVEAL_WAIT
 
 
 def _state(phone: Phone, predicate: Any) -> Frame:
@@ -36,51 +38,79 @@ def _dealt(frame: Frame, number: int) -> bool:
     return hand is not None and hand["number"] == number
 
 
-def test_the_commitment_is_public_before_the_hand_is_dealt(harness: Harness) -> None:
+def _seal(phone: Phone, table: str, hand: int, seat: int, value: bytes, ref: str) -> Frame:
+    digest = contribution_commitment(table, hand, seat, value).hex()
+    return _contribute(phone, hand, ref, seal=digest)
+
+
+def _phase(frame: Frame) -> str | None:
+    fair = frame["table"].get("fair")
+    return fair["next"]["phase"] if fair and fair.get("next") else None
+
+
+def test_every_device_seals_before_any_value_is_revealed_D1(harness: Harness) -> None:
     created, host, players = seat_table(harness, ["Ana", "Bruno"], between_hands_seconds=30)
-    # The start publishes hand 1's commitment; the first deal waits a second for the phones.
+    table = created["table_id"]
+    # The start publishes hand 1's commitment; its seals are open until the deal is due.
     started = _state(host, lambda f: f["table"].get("fair") is not None)
     assert started["table"]["hand"] is None
     first = started["table"]["fair"]["next"]
-    assert first["hand"] == 1
+    assert (first["hand"], first["phase"], first["sealed"]) == (1, "seal", {})
     for seat, phone in players.items():
-        assert _contribute(phone, 1, f"c{seat}", value="5a" * 32)["type"] == "ack"
-    harness.clock.advance(1)
+        early = _contribute(phone, 1, f"v{seat}", value="5a" * 32)  # a value before its seal
+        assert early["refusal"] == {"rule": "D1", "reason": "not-sealed", "params": {"hand": 1}}
+        assert _seal(phone, table, 1, seat, bytes([seat]) * 32, f"s{seat}")["type"] == "ack"
+    too_soon = _contribute(players[1], 1, "soon", value="01" * 32)
+    assert too_soon["refusal"]["reason"] == "seals-open"  # nobody reveals before all seal
+    harness.clock.advance(1)  # the deal is due: the seals close and the phones are told
+    closed = _state(host, lambda f: _phase(f) == "reveal")
+    assert closed["table"]["hand"] is None
+    assert set(closed["table"]["fair"]["next"]["sealed"]) == {"1", "2"}
+    late = _contribute(players[2], 1, "late-seal", seal="00" * 32)
+    assert late["refusal"]["reason"] == "sealed-twice"
+    for seat, phone in players.items():
+        assert _contribute(phone, 1, f"r{seat}", value=f"{seat:02x}" * 32)["type"] == "ack"
     during = _state(host, lambda f: _dealt(f, 1))
     fair = during["table"]["fair"]
     assert fair["hand"]["commitment"] == first["commitment"]
-    assert fair["hand"]["contributions"] == {"1": "5a" * 32, "2": "5a" * 32}
+    assert fair["hand"]["contributions"] == {"1": "01" * 32, "2": "02" * 32}
+    assert set(fair["hand"]["sealed"]) == {"1", "2"}
+    assert fair["hand"]["withheld"] == []
     assert len(fair["hand"]["positions"]) == 52  # the deal's commitments, before any action
     assert fair["next"]["hand"] == 2  # the next hand's commitment is out during this one
+    assert fair["next"]["phase"] == "seal"  # and takes seals while this hand is played
     promised = fair["next"]["commitment"]
     drive(host, players, passive, lambda f: _dealt(f, 1) and f["table"]["hand"]["over"])
     between = host.state
     assert between is not None
     assert between["table"]["fair"]["next"] == {"hand": 2, "commitment": promised,
+                                                "phase": "reveal", "sealed": {},
                                                 "contributed": []}
     assert "secret" not in between["table"]["fair"]["hand"]  # revealed at the series' end
     harness.clock.advance(31)
     dealt = _state(host, lambda f: _dealt(f, 2))["table"]["fair"]
     assert dealt["hand"]["commitment"] == promised
-    game = harness.game(created["table_id"])
+    game = harness.game(table)
     for number, published in ((1, first["commitment"]), (2, promised)):
         secret = game.fairplay.dealer.proof(number, reveal=True).secret
         assert commitment(secret).hex() == published
 
 
-def test_contributions_change_the_deck_and_are_published_at_the_deal(
+def test_contributions_change_the_deck_and_are_published_at_the_deal_D1(
         harness: Harness) -> None:
     created, host, players = seat_table(harness, ["Ana", "Bruno"], bots=("station",))
+    table = created["table_id"]
     _state(host, lambda f: _dealt(f, 1))
     for seat, phone in players.items():
+        assert _seal(phone, table, 2, seat, bytes([seat]) * 16, f"s{seat}")["type"] == "ack"
+    game = harness.game(table)
+    drive(host, players, passive, lambda f: _dealt(f, 1) and f["table"]["hand"]["over"])
+    for seat, phone in players.items():  # the deal waits for the sealed values
         assert _contribute(phone, 2, f"c{seat}", value=f"{seat:02x}" * 16)["type"] == "ack"
-    game = harness.game(created["table_id"])
     assert game.fairplay.contributed(2) == [1, 2]
-    drive(host, players, passive, lambda f: _dealt(f, 2))
     fair = _state(host, lambda f: _dealt(f, 2))["table"]["fair"]["hand"]
     assert fair["contributions"] == {"1": "01" * 16, "2": "02" * 16}
     proof = game.fairplay.dealer.proof(2, reveal=True)
-    table = created["table_id"]
     with_them = deck_order(deck_seed(proof.secret, table, 2, proof.contributions))
     without = deck_order(deck_seed(proof.secret, table, 2, {}))
     assert proof.deck == with_them
@@ -89,16 +119,20 @@ def test_contributions_change_the_deck_and_are_published_at_the_deal(
     assert [int(c) for c in hand.view(0).hole] != []  # the engine dealt from that deck
 
 
-def test_bad_contributions_are_refused_and_change_nothing(harness: Harness) -> None:
-    created, host, players = seat_table(harness, ["Ana", "Bruno"])
+def test_bad_contributions_are_refused_with_their_reason_and_change_nothing_D1(
+        harness: Harness) -> None:
+    created, host, players = seat_table(harness, ["Ana", "Bruno"], between_hands_seconds=30)
+    table = created["table_id"]
+    harness.clock.advance(1)
     _state(host, lambda f: _dealt(f, 1))
     ana = players[1]
     late = _contribute(ana, 1, "late", value="ab")
     assert late["code"] == "not_now"
-    assert "already dealt" in late["reason"]
+    assert late["refusal"] == {"rule": "D1", "reason": "hand-dealt",
+                               "params": {"hand": 1, "next": 2}}
     early = _contribute(ana, 3, "early", value="ab")
     assert early["code"] == "not_now"
-    assert "contribute to hand 2" in early["reason"]
+    assert early["refusal"]["reason"] == "not-committed"
     huge = _contribute(ana, 2, "huge", value="ab" * 65)
     assert huge["code"] == "invalid"
     assert "value" in huge["reason"]
@@ -106,37 +140,47 @@ def test_bad_contributions_are_refused_and_change_nothing(harness: Harness) -> N
     assert odd["code"] == "invalid"
     both = _contribute(ana, 2, "both", value="ab", seal="00" * 32)
     assert both["code"] == "invalid"
-    spectator = harness.phone(created["table_id"])
+    spectator = harness.phone(table)
     spectator.hello()
     assert _contribute(spectator, 2, "spy", value="ab")["code"] == "not_seated"
-    game = harness.game(created["table_id"])
+    assert _contribute(ana, 2, "unsealed", value="ab")["refusal"]["reason"] == "not-sealed"
+    assert _seal(ana, table, 2, 1, b"\xab", "once")["type"] == "ack"
+    assert _seal(ana, table, 2, 1, b"\xcd", "twice")["refusal"]["reason"] == "sealed-twice"
+    game = harness.game(table)
     assert game.fairplay.contributed(2) == []
-    assert _contribute(ana, 2, "once", value="ab")["type"] == "ack"
-    again = _contribute(ana, 2, "twice", value="cd")
-    assert again["code"] == "invalid"
-    assert "already contributed" in again["reason"]
+    drive(host, players, passive, lambda f: _dealt(f, 1) and f["table"]["hand"]["over"])
+    closed = _seal(players[2], table, 2, 2, b"\x01", "closed")
+    assert closed["refusal"]["reason"] == "seals-closed"  # the hand's end closed them
+    wrong = _contribute(ana, 2, "wrong", value="cd")
+    assert wrong["refusal"]["reason"] == "not-as-sealed"
+    assert _contribute(ana, 2, "right", value="ab")["type"] == "ack"
+    again = _contribute(ana, 2, "again", value="ab")
+    assert again["refusal"]["reason"] == "revealed-twice"
     assert game.fairplay._values[2] == {1: b"\xab"}
 
 
-def test_a_sealed_contribution_must_match_its_seal(harness: Harness) -> None:
-    from feltro.fairness import contribution_commitment
-
+def test_a_sealed_seat_that_withholds_is_named_and_the_deal_goes_on_D1(
+        harness: Harness) -> None:
     created, host, players = seat_table(harness, ["Ana", "Bruno"])
-    _state(host, lambda f: _dealt(f, 1))
     table = created["table_id"]
-    seal = contribution_commitment(table, 2, 1, b"\x01\x02").hex()
-    assert _contribute(players[1], 2, "s", seal=seal)["type"] == "ack"
-    assert _contribute(players[1], 2, "v", value="0303")["code"] == "invalid"
-    unsealed = _contribute(players[2], 2, "u", value="0404")
-    assert unsealed["code"] == "invalid"
-    assert "sealed contributions only" in unsealed["reason"]
-    assert _contribute(players[1], 2, "v2", value="0102")["type"] == "ack"
-    closed = _contribute(players[2], 2, "late-seal", seal="00" * 32)
-    assert closed["code"] == "not_now"
-    drive(host, players, passive, lambda f: _dealt(f, 2))
+    _state(host, lambda f: _dealt(f, 1))
+    seal = contribution_commitment(table, 2, 1, b"\x01\x02")
+    for seat, phone in players.items():
+        _seal(phone, table, 2, seat, bytes([seat, 2]), f"s{seat}")
+    drive(host, players, passive, lambda f: _dealt(f, 1) and f["table"]["hand"]["over"])
+    assert _contribute(players[1], 2, "v", value="0102")["type"] == "ack"
+    harness.clock.advance(0.5)
+    host.drain(0.1)
+    waiting = host.state
+    assert waiting is not None
+    assert waiting["table"]["hand"]["number"] == 1  # the deal waits for Bruno's value
+    harness.clock.advance(REVEAL_WAIT + 1)  # he never reveals: the deal goes on without it
+    fair = _state(host, lambda f: _dealt(f, 2))["table"]["fair"]["hand"]
+    assert fair["withheld"] == [2]
+    assert set(fair["sealed"]) == {"1", "2"}
     proof = harness.game(table).fairplay.dealer.proof(2)
     assert dict(proof.contributions) == {1: b"\x01\x02"}
-    assert dict(proof.sealed) == {1: bytes.fromhex(seal)}
+    assert proof.sealed[1] == seal
 
 
 def _calling(legal: dict[str, Any]) -> dict[str, Any]:
@@ -191,6 +235,10 @@ def test_series_reveal_the_export_verifies_and_downloads_carry_the_commitments(
     created, host, players = seat_table(harness, ["Ana", "Bruno"], bots=("station",),
                                         max_hands=3)
     table = created["table_id"]
+    _state(host, lambda f: _dealt(f, 1))
+    for seat, phone in players.items():
+        assert _seal(phone, table, 2, seat, b"\xaa" * 8, f"s{seat}")["type"] == "ack"
+    drive(host, players, passive, lambda f: _dealt(f, 1) and f["table"]["hand"]["over"])
     for seat, phone in players.items():
         _contribute(phone, 2, f"c{seat}", value="aa" * 8)
     drive(host, players, passive, lambda f: _dealt(f, 2))
@@ -204,8 +252,17 @@ def test_series_reveal_the_export_verifies_and_downloads_carry_the_commitments(
     assert fair["next"] is None
     assert "secret" in fair["hand"]
     export = harness.client.get(f"/api/tables/{table}/fairness").json()
+    # Each hand says who was dealt in (deal order), the button, who was asked (the humans),
+    # who sealed, who revealed, who withheld, and which seat got each hole card.
+    second = export["hands"][1]
+    assert sorted(second["seats"]) == [1, 2, 3]
+    assert second["button"] in second["seats"]
+    assert second["asked"] == [seat for seat in second["seats"] if seat in (1, 2)]
+    assert [c["seat"] for c in second["sealed"]] == [1, 2]
+    assert second["withheld"] == []
+    assert {d["seat"] for d in second["dealt"] if d["position"] < 6} == {1, 2, 3}
     name, proofs, claimed = read_export(export)
-    verdict = verify_hands(name, proofs, claimed)
+    verdict = verify_hands(name, proofs, claimed, export=True)
     assert verdict.ok, verdict.failure
     assert verdict.hands == 3
     assert verdict.fingerprint == fair["fingerprint"] == export["fingerprint"]
@@ -229,6 +286,8 @@ def test_series_reveal_the_export_verifies_and_downloads_carry_the_commitments(
                                    json={"token": players[1].token})
     assert download.status_code == 200
     assert "_fair" in download.text
+    assert "seats = [" in download.text  # who was dealt in, in deal order
+    assert "asked = [" in download.text
     phh = tmp_path / "ana.phhs"
     phh.write_text(download.text)
     assert verify_file(phh, "en")[0] == 0, verify_file(phh, "en")[1]

@@ -15,6 +15,8 @@ import httpx
 import pytest
 from realserver import Frame, LivePhone, ServerProcess
 
+from feltro.fairness import contribution_commitment
+
 pytestmark = pytest.mark.skipif(not hasattr(__import__("os"), "fork"),
                                 reason="POSIX signals")
 
@@ -48,6 +50,18 @@ def _snapshot(frame: Frame) -> dict[str, Any]:
     }
 
 
+def _decide(phone: LivePhone, hand: Frame, rng: random.Random) -> None:
+    """*phone*'s decision for the turn of *hand* now (check, else call mostly, else fold)."""
+    mine = phone.current(lambda f, h=hand: f["type"] == "state"
+                         and f["you"]["legal"] is not None
+                         and f["you"]["legal"]["turn"] == h["turn"]
+                         and f["you"]["legal"]["hand"] == h["number"])
+    legal = mine["you"]["legal"]
+    action = "check" if legal["check"] else ("call" if rng.random() < 0.8 else "fold")
+    phone.send(type="act", id=f"k{legal['hand']}-{legal['turn']}", hand=legal["hand"],
+               turn=legal["turn"], action=action)
+
+
 def _act(players: dict[int, LivePhone], host: LivePhone, decisions: int,
          rng: random.Random) -> Frame:
     """Make human decisions until *decisions* are made and a human is to act mid-hand."""
@@ -59,15 +73,7 @@ def _act(players: dict[int, LivePhone], host: LivePhone, decisions: int,
         hand = state["table"]["hand"]
         if made >= decisions:
             return state
-        phone = players[hand["to_act"]]
-        mine = phone.current(lambda f, h=hand: f["type"] == "state"
-                             and f["you"]["legal"] is not None
-                             and f["you"]["legal"]["turn"] == h["turn"]
-                             and f["you"]["legal"]["hand"] == h["number"])
-        legal = mine["you"]["legal"]
-        action = "check" if legal["check"] else ("call" if rng.random() < 0.8 else "fold")
-        phone.send(type="act", id=f"k{legal['hand']}-{legal['turn']}", hand=legal["hand"],
-                   turn=legal["turn"], action=action)
+        _decide(players[hand["to_act"]], hand, rng)
         host.until(lambda f, h=hand: f["type"] == "state" and f["table"]["hand"] is not None
                    and (f["table"]["hand"]["number"], f["table"]["hand"]["turn"])
                    != (h["number"], h["turn"]))
@@ -203,13 +209,26 @@ def test_kill9_mid_hand_keeps_the_fair_deck_and_its_contributions(tmp_path: Path
         host.send(type="add_bot", kind="station", id="bot")
         host.send(type="start", id="start")
         host.until(lambda f: f["type"] == "state" and f["table"]["hand"] is not None)
-        for seat, phone in players.items():
-            phone.send(type="contribute", hand=2, value=f"{seat:02x}" * 32, id=f"c{seat}")
-            assert phone.until(lambda f, ref=f"c{seat}": f.get("ref") == ref)["type"] == "ack"
+        for seat, phone in players.items():  # commit during hand 1, reveal once it ends
+            seal = contribution_commitment(table_id, 2, seat, bytes([seat]) * 32).hex()
+            phone.send(type="contribute", hand=2, seal=seal, id=f"s{seat}")
+            assert phone.until(lambda f, ref=f"s{seat}": f.get("ref") == ref)["type"] == "ack"
         rng = random.Random(5)
-        state = _act(players, host, 1, rng)
-        while state["table"]["hand"]["number"] < 2:
-            state = _act(players, host, 1, rng)
+        state: Frame | None = None
+        while True:
+            state = host.current(lambda f, last=state: f["type"] == "state" and f is not last)
+            hand = state["table"]["hand"]
+            if hand["number"] >= 2 and not hand["over"] and hand["to_act"] in players:
+                break
+            if state["table"]["fair"]["next"]["phase"] == "reveal":
+                for seat, phone in players.items():
+                    phone.send(type="contribute", hand=2, value=f"{seat:02x}" * 32,
+                               id=f"c{seat}")
+                host.until(lambda f: f["type"] == "state" and f["table"]["hand"]["number"] == 2)
+                state = None
+                continue
+            if not hand["over"] and hand["to_act"] in players:
+                _decide(players[hand["to_act"]], hand, rng)
         for phone in phones:
             phone.drain(0.3)
         fair = host.state["table"]["fair"] if host.state is not None else None

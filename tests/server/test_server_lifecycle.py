@@ -108,3 +108,36 @@ def _wait(h: Harness, condition: object, rounds: int = 2000) -> None:
             return
         time.sleep(0.01)
     raise AssertionError("the ticker did not get there")
+
+
+def test_an_archived_table_keeps_its_decks_contributions_and_alarms_D1(tmp_path: Path) -> None:
+    """The phones' sealed values are replayed with the archived series (else its decks, its
+    export and its hand histories would change), with who was asked and the alarms."""
+    from feltro.fairness import contribution_commitment
+
+    clock = FakeClock()
+    with harness_at(tmp_path / "data", clock=clock, lifecycle=LIFE) as h:
+        created, host, players = seat_table(h, ["Ana", "Bruno"], max_hands=2)
+        table_id = str(created["table_id"])
+        host.current(lambda f: f["type"] == "state" and f["table"]["hand"] is not None)
+        for seat, phone in players.items():
+            seal = contribution_commitment(table_id, 2, seat, bytes([seat])).hex()
+            phone.send(type="contribute", hand=2, seal=seal, id=f"s{seat}")
+            assert phone.reply(f"s{seat}")["type"] == "ack"
+        players[1].send(type="fair_alarm", hand=1, check="chain", id="alarm")
+        assert players[1].reply("alarm")["type"] == "ack"
+        drive(host, players, passive, lambda f: f["table"]["hand"]["over"])
+        for seat, phone in players.items():
+            phone.send(type="contribute", hand=2, value=f"{seat:02x}", id=f"v{seat}")
+            assert phone.reply(f"v{seat}")["type"] == "ack"
+        drive(host, players, passive, lambda f: f["table"]["status"] == "over")
+        before = h.client.get(f"/api/tables/{table_id}/fairness").json()
+        assert len(before["hands"][1]["contributions"]) == 2
+        assert before["alarms"] == [{"hand": 1, "seat": 1, "check": "chain"}]
+        for phone in [host, *players.values()]:
+            phone.close()
+        _wait(h, lambda: h.manager.rooms[table_id].over_since is not None)
+        clock.advance(61)
+        h.client.get("/healthz")
+        _wait(h, lambda: table_id in h.manager.archive)
+        assert h.client.get(f"/api/tables/{table_id}/fairness").json() == before

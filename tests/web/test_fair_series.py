@@ -1,6 +1,7 @@
-"""The verifiable shuffle from the phones: each phone contributes randomness for the next hand
-and checks its cards against the deal's commitments (no warning in a fair game); the results
-page shows the night's fingerprint, and "Verify" checks the export in the browser."""
+"""The verifiable shuffle from the phones: each phone seals, then reveals, its randomness for
+the next hand and checks its cards against the deal's commitments (no warning in a fair game);
+the results page shows the night's fingerprint, and "Verify" checks the export in the
+browser."""
 
 from __future__ import annotations
 
@@ -36,7 +37,8 @@ def test_a_short_series_verifies_in_the_browser(chromium: Any, server: Server) -
     export = server.api("GET", f"/api/tables/{table['table_id']}/fairness")
     name, proofs, claimed = read_export(export)
     assert verify_hands(name, proofs, claimed).ok
-    assert any(len(proof.contributions) == 2 for proof in proofs[1:])
+    assert any(len(proof.contributions) == len(proof.sealed) == 2 for proof in proofs[1:])
+    assert all(set(proof.contributions) == set(proof.sealed) for proof in proofs)  # D1
 
     page = phones[0].page
     code = page.locator("#fingerprint").inner_text()
@@ -59,6 +61,24 @@ def test_a_short_series_verifies_in_the_browser(chromium: Any, server: Server) -
     mine = swapped["you"]["fair"]["cards"][0]
     mine["card"] = "2c" if mine["card"] != "2c" else "3c"
     assert page.evaluate(check, swapped) != []
+    # Its own check of the deal (positions by the dealing rule, its value used, the chain it
+    # computes) passes on what it saw, and flags a deal whose seats do not give it its cards.
+    problems = ("async (state) => [...(await (await import('/static/js/fairclient.js'))"
+                ".dealProblems(state))]")
+    assert page.evaluate(problems, seen) == []
+    moved = json.loads(json.dumps(seen))
+    seats = moved["table"]["fair"]["hand"]["seats"]
+    moved["table"]["fair"]["hand"]["seats"] = seats[1:] + seats[:1]
+    assert page.evaluate(problems, moved) == ["position"]
+    relinked = json.loads(json.dumps(seen))
+    relinked["table"]["fair"]["hand"]["chain"] = "00" * 32
+    assert "chain" in page.evaluate(problems, relinked)
+    for phone in phones:
+        assert phone.page.locator("#fair-alarms").count() == 0  # no alarm in a fair night
+    banner = page.evaluate("async () => (await import('/static/js/fairclient.js')).alarmsView("
+                           "{fair: {alarms: [{hand: 2, seat: 1, check: 'position'}]}})"
+                           ".textContent")
+    assert "Hand 2: seat 1's device found a card dealt from a deck position" in banner
     for phone in phones:
         assert not phone.errors, phone.errors
         phone.close()

@@ -23,10 +23,10 @@ import pytest
 from browserkit import ROOT, new_context
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-from fairkit import TAMPERINGS, every_single_change, tampered
+from fairkit import TAMPERINGS, every_single_change, forged_night, tampered
 from feltro.fairdeal import sample_night
 from feltro.fairness import read_export, verify_hands
-from test_fairness_doc import vectors
+from test_fairness_doc import roster_vectors, vectors
 
 VERIFY_JS = ROOT / "src" / "feltro" / "server" / "static" / "js" / "verify.js"
 PAGE = """<!doctype html>
@@ -89,7 +89,7 @@ def python_verdict(export: dict[str, Any]) -> tuple[str | None, int | None]:
     from feltro.fairness import FairnessFormatError
 
     try:
-        verdict = verify_hands(*read_export(export))
+        verdict = verify_hands(*read_export(export), export=True)
     except FairnessFormatError:
         return "format", None
     if verdict.failure is None:
@@ -127,8 +127,20 @@ def test_the_browser_is_not_the_servers_echo(page: Any, night: dict[str, Any]) -
     mine = browser_verdict(page, other)
     assert mine["ok"] is True
     assert mine["fingerprint"] == other["fingerprint"] != night["fingerprint"]
-    stripped = {**night, "fingerprint": None}
-    assert browser_verdict(page, stripped)["fingerprint"] == night["fingerprint"]
+    wrong = {**night, "fingerprint": "0000-0000"}
+    claimed = browser_verdict(page, wrong)
+    assert claimed["ok"] is False
+    assert claimed["fingerprint"] == night["fingerprint"]  # computed, not echoed
+
+
+@pytest.mark.parametrize(("kind", "seat"), [("outsider", 200), ("unnamed", 1)])
+def test_the_browser_rejects_a_consistent_forgery_of_who_contributed_D1(
+        page: Any, kind: str, seat: int) -> None:
+    result = browser_verdict(page, forged_night(kind))
+    assert result["ok"] is False
+    assert (result["firstFailure"]["check"], result["firstFailure"]["hand"]) == \
+        ("contribution", 2)
+    assert f"seat {seat}" in result["firstFailure"]["detail"]
 
 
 def test_a_300_hand_night_takes_under_3_s_on_a_phone(page: Any) -> None:
@@ -181,6 +193,16 @@ def test_the_browser_gives_the_documented_vectors(page: Any) -> None:
         };
     }""", v)
     assert got == {key: v[key] for key in got}
+
+
+def test_the_browser_gives_the_documented_dealing_positions_D4_D5(page: Any) -> None:
+    v = roster_vectors()
+    got: dict[str, Any] = page.evaluate("""(v) => {
+        const m = window.verify, hole = {};
+        v.seats.forEach((seat, p) => { hole[String(seat)] = m.holePositions(v.players, p); });
+        return { hole, board: m.boardPositions(v.players) };
+    }""", v)
+    assert got == {"hole": v["hole"], "board": v["board"]}
 
 
 def test_the_browser_never_throws_on_a_bad_file(page: Any, night: dict[str, Any]) -> None:

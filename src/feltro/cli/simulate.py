@@ -225,15 +225,17 @@ def _open(players: int, seed: int | None, stop_after_hands: int | None, db: Path
         series_seed = rng.getrandbits(128)  # as Series.start draws it
         chance = random.Random(f"fair {series_seed}")
         dealer = FairDealer(f"simulate {series_seed}", secret_source=chance.randbytes)
-        source = stand_in_deck_source(dealer, config.players, chance.randbytes)
-        return Series(config, series_seed, deck_source=source), None, shown, dealer
+        made: list[Series] = []  # the stand-ins contribute for the seats still dealt in
+        source = stand_in_deck_source(dealer, lambda: made[0].alive, chance.randbytes)
+        made.append(Series(config, series_seed, deck_source=source))
+        return made[0], None, shown, dealer
     return Series.start(config, rng), None, shown, None
 
 
 def _write_fair(series: Series, dealer: FairDealer, path: Path, console: Console) -> None:
     """Record the dealt cards and write the night's export to *path*."""
     for summary in series.summaries:
-        dealer.record(summary.number, summary.hand)
+        dealer.record(summary.number, summary.hand, summary.seating)
     export = dealer.export()
     try:
         path.write_text(json.dumps(export, indent=1) + "\n", encoding="utf-8")

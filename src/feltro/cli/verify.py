@@ -54,6 +54,7 @@ def verify_file(path: Path, lang: str) -> tuple[int, str]:
     except (OSError, ValueError, EOFError, lzma.LZMAError) as exc:
         reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
         return 2, t("verify.cannot_read", lang, path=str(path), reason=reason)
+    download = False
     try:
         if text.lstrip().startswith("{"):
             try:
@@ -61,7 +62,7 @@ def verify_file(path: Path, lang: str) -> tuple[int, str]:
             except ValueError as exc:
                 raise FairnessFormatError(f"not JSON: {exc}") from None
             table, proofs, claimed = read_export(data)
-            verdict = verify_hands(table, proofs, claimed)
+            verdict = verify_hands(table, proofs, claimed, export=True)
         else:
             from feltro.errors import FeltroError
             from feltro.fairdeal import proofs_from_phh
@@ -72,12 +73,16 @@ def verify_file(path: Path, lang: str) -> tuple[int, str]:
             except (FeltroError, ValueError) as exc:
                 raise FairnessFormatError(str(exc)) from None
             table, proofs = proofs_from_phh(records)
-            verdict = verify_hands(table, proofs, gaps=True)
+            verdict = verify_hands(table, proofs)  # hands 1 to the player's last, no gap
+            download = True
     except FairnessFormatError as exc:
         return 1, t("verify.unreadable", lang, path=str(path), detail=str(exc))
     if verdict.failure is None:
         if not verdict.hands:
             return 1, t("verify.empty", lang, path=str(path))
+        if download:  # its last hand need not be the night's: say which link it is
+            return 0, t("verify.ok_download", lang, hands=verdict.hands,
+                        fingerprint=verdict.fingerprint)
         return 0, t("verify.ok", lang, hands=verdict.hands, fingerprint=verdict.fingerprint)
     failure = verdict.failure
     what = t(f"verify.check.{failure.check.value}", lang)

@@ -128,7 +128,8 @@ class JoinApp(App[str]):
         screen = self.table_screen
         seat, lang, state = self.seat, self.lang, self.seat.state
         if state is not None:
-            screen.query_one("#header", Static).update(words.header_line(state, lang))
+            screen.query_one("#header", Static).update(
+                words.header_line(state, lang, seat.checker.fingerprint()))
             screen.query_one("#seats", Static).update(words.seats_table(state, lang))
             log = screen.query_one("#log", RichLog)
             log.clear()
@@ -144,6 +145,9 @@ class JoinApp(App[str]):
         warning = words.fair_warning(seat.bad_cards, lang, self.feltro)
         if warning is not None:  # a card that is not the committed one outranks everything
             message = warning
+        alarm = words.fair_alarm_line(state, lang)
+        if alarm is not None:  # a failed deal check anyone reported, for the whole night
+            message = alarm if warning is None else Text.assemble(warning, "\n", alarm)
         screen.query_one("#message", Static).update(message)
         screen.query_one("#keys", Static).update(Text(t("join.keys", lang), style="dim"))
         if seat.phase == Phase.OVER and state is not None and not self._over_shown:

@@ -27,7 +27,7 @@ from urllib.parse import urlsplit
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidURI
 
-from feltro.remote.fairplay import CONTRIBUTE_ID, bad_cards, contribution
+from feltro.remote.fairplay import Contributor, DealChecker, bad_cards
 from feltro.remote.link import JoinLink
 from feltro.remote.seats import SeatBook
 
@@ -105,7 +105,10 @@ class RemoteSeat:
         self._ws: ClientConnection | None = None
         self._pending_act: Frame | None = None
         self._sent_on = 0
-        self._contributed: set[int] = set()
+        self._contributor = Contributor()
+        self.checker = DealChecker()
+        """This terminal's own check of every deal (its fingerprint is the one shown)."""
+        self._alarmed: set[tuple[int, str]] = set()
         self.bad_cards: dict[int, list[str]] = {}
         """Verifiable shuffle: by hand, the cards seen that do not match the commitments."""
         self._version = -1
@@ -310,15 +313,22 @@ class RemoteSeat:
 
     def _fairness(self, frame: Frame) -> None:
         """Contribute randomness to the next hand; check every card seen (``fairplay``)."""
-        due = contribution(frame, self._contributed)
-        if due is not None and self._ws is not None:
-            self._contributed.add(int(due["hand"]))
+        due = self._contributor.due(frame) if self._ws is not None else None
+        if due is not None:
             asyncio.get_running_loop().create_task(self._send(due))
         bad = bad_cards(frame)
         hand = frame["table"].get("hand")
         if bad and hand is not None:
             seen = self.bad_cards.setdefault(int(hand["number"]), [])
             seen.extend(card for card in bad if card not in seen)
+        for check in sorted(self.checker.check(frame, self._contributor)):
+            assert hand is not None  # a failed check is about the hand on screen
+            key = (int(hand["number"]), check)
+            if key not in self._alarmed and self._ws is not None:  # told to everyone
+                self._alarmed.add(key)
+                asyncio.get_running_loop().create_task(self._send(
+                    {"type": "fair_alarm", "hand": key[0], "check": check,
+                     "id": f"alarm-{key[0]}-{check}"}))
 
     def _resend_pending(self) -> None:
         """After a reconnection: send again an action whose turn is still the one shown (same
@@ -365,9 +375,9 @@ class RemoteSeat:
             return
         if frame.get("ref") == (self._pending_act or {}).get("id"):
             self._pending_act = None
-        if code == "stale" or str(frame.get("ref", "")).startswith(CONTRIBUTE_ID):
-            # a late contribution is harmless (the hand is dealt without it)
+        if code == "stale":
             return  # the turn passed meanwhile: nothing was applied, the new state shows why
+        # a refused seal or value (its reason in ``refusal``) is shown like any refusal
         self.problem = Problem("join.error", {"code": code}, code=str(code),
                                refusal=frame.get("refusal"))
 

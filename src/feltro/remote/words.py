@@ -56,8 +56,9 @@ def seat_name(table: Frame, seat: int | None, lang: str) -> str:
     return f"#{seat}"
 
 
-def header_line(state: Frame, lang: str) -> Text:
-    """Table name · hand · blinds · players left."""
+def header_line(state: Frame, lang: str, fingerprint: str | None = None) -> Text:
+    """Table name · hand · blinds · players left · the night's fingerprint (*fingerprint*:
+    the one this terminal computed; the server's only when it has none)."""
     table = state["table"]
     settings = table["settings"]
     parts = [str(table["name"])]
@@ -78,7 +79,7 @@ def header_line(state: Frame, lang: str) -> Text:
         parts.append(t("header.players", lang, alive=alive, total=len(seated)))
     if table["stop"].get("last_hand"):
         parts.append(t("header.time_up", lang))
-    code = (table.get("fair") or {}).get("fingerprint")
+    code = fingerprint or (table.get("fair") or {}).get("fingerprint")
     if code:
         parts.append(t("join.fingerprint", lang, code=code))
     return Text(" · ".join(parts), style="bold")
@@ -92,6 +93,18 @@ def fair_warning(bad: dict[int, list[str]], lang: str, feltro: str = "feltro") -
     hand = max(bad)
     return Text(t("join.fair_warning", lang, hand=hand, cards=" ".join(bad[hand]),
                   feltro=feltro),
+                style="bold white on red")
+
+
+def fair_alarm_line(state: Frame | None, lang: str) -> Text | None:
+    """The failed deal checks the players' devices reported (``table.fair.alarms``): they
+    stay on every screen for the whole night."""
+    alarms = ((state or {}).get("table", {}).get("fair") or {}).get("alarms") or []
+    if not alarms:
+        return None
+    lines = [t("fair_alarm.line", lang, hand=a["hand"], seat=a["seat"],
+               what=t(f"fair_alarm.check.{a['check']}", lang)) for a in alarms[-3:]]
+    return Text("\n".join([t("fair_alarm.title", lang, count=len(alarms)), *lines]),
                 style="bold white on red")
 
 

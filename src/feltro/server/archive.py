@@ -62,6 +62,9 @@ class ArchivedTable:
     fair: str | None = None
     """The reveal mode of its verifiable shuffle (``"series"`` or ``"hand"``); ``None`` for a
     series dealt without one: its log is replayed with the same decks."""
+    fair_record: Mapping[str, Any] | None = None
+    """Its fair dealer's :meth:`~feltro.server.fairplay.FairPlay.archive_record`: every hand's
+    seals and values (the decks depend on them), who was asked, the alarms."""
 
     def seat_of(self, token_hash: str) -> int | None:
         """The seat a player's token held, or ``None``."""
@@ -73,6 +76,8 @@ class ArchivedTable:
                   "seats": dict(self.seats), "series": self.series_file}
         if self.fair is not None:
             record["fair"] = self.fair
+        if self.fair_record is not None:
+            record["fair_record"] = dict(self.fair_record)
         return record
 
     @classmethod
@@ -81,6 +86,8 @@ class ArchivedTable:
         seats = {str(k): int(v) for k, v in dict(body["seats"]).items()}
         series = body.get("series")
         fair = body.get("fair")
+        extra = body.get("fair_record")
         return cls(table_id, dict(body["summary"]), dict(body["chips"]), seats,
                    series if isinstance(series, str) else None,
-                   fair if fair in ("series", "hand") else None)
+                   fair if fair in ("series", "hand") else None,
+                   dict(extra) if isinstance(extra, Mapping) else None)

@@ -39,7 +39,7 @@ def player_histories(store: SeriesStore, seat: int, fair: FairPlay | None = None
         if fair is not None and fair.dealer is not None:
             record = fair.phh(record, summary.number, len(order), position,
                               board_cards=len(summary.hand.board), over=series.is_over,
-                              dealt=series.hand_number)
+                              dealt=series.hand_number, seating=summary.seating)
         records[f"hand-{summary.number}"] = record
     if not records:
         raise HistoryError("no finished hand to download yet")
@@ -50,6 +50,8 @@ def fair_export(store: SeriesStore, fair: FairPlay) -> dict[str, Any]:
     """The series export of *fair*'s table now (:meth:`FairPlay.export`), the dealt cards
     taken from each hand's events."""
     series = store.series
-    dealt = [(number, dealt_cards(played_hand(series, number)[1]))
-             for number in range(1, series.hand_number + 1)]
+    dealt = []
+    for number in range(1, series.hand_number + 1):
+        _, hand, seating = played_hand(series, number)
+        dealt.append((number, dealt_cards(hand), seating))
     return fair.export(dealt, in_hand=series.in_hand, over=series.is_over)

@@ -276,6 +276,11 @@ class LiveTable:
             return False
         seated = self._seated()
         if due == "deal":
+            fair, series = self.fairplay, seated.series
+            step = "deal" if fair is None else fair.before_deal(series.hand_number + 1, now,
+                                                                series.alive)
+            if step != "deal":  # the seals close first, then the sealed values come in
+                return step == "close"
             self.timer.next_deal_at = None
             self._deal()
         else:
@@ -388,13 +393,9 @@ class LiveTable:
                                  "timeouts": 0})
 
     def contribute(self, seat: int, hand: int, value: bytes | None, seal: bytes | None) -> None:
-        """*seat*'s device adds randomness (or its seal) to hand *hand*; kept until the deal,
-        which journals the hand's contributions before it uses them.
-
-        :raises ProtocolError: ``not_now`` (no series, hand dealt or not committed yet),
-            ``wrong_seat`` (a seat out of the series), ``invalid`` (see
-            :meth:`FairPlay.check <feltro.server.fairplay.FairPlay.check>`).
-        """
+        """*seat*'s device seals or reveals its randomness for hand *hand*; kept until the
+        deal, which journals it first. :raises ProtocolError: ``not_now`` (no series),
+        ``wrong_seat`` (out of the series), or :meth:`FairPlay.check`'s refusal."""
         self._require_play()
         store = self._store()
         if self.fairplay is None:
@@ -402,7 +403,8 @@ class LiveTable:
                                 "contributions (it started before the fair dealer)")
         if seat not in store.series.alive:
             raise ProtocolError(ErrorCode.WRONG_SEAT, f"seat {seat} is out of the series")
-        self.fairplay.check(hand, seat, store.series.hand_number + 1, value=value, seal=seal)
+        self.fairplay.check(hand, seat, store.series.hand_number + 1, value=value, seal=seal,
+                            in_hand=store.series.in_hand)
         self.fairplay.take(hand, seat, value=value, seal=seal)
 
     def _journal_fair(self) -> None:
@@ -505,6 +507,8 @@ class LiveTable:
         seats = self.lobby.seats
         self.store = store
         entries.reconcile(self)  # a late seat cut in two by a crash (G9)
+        if self.fairplay is not None:
+            self.fairplay.humans = {seat for seat, state in seats.items() if state.bot is None}
         self.seated = Session(
             store, [Player(seat, state.name, state.bot) for seat, state in seats.items()],
             bots={seat: make_bot(state.bot, random.Random(seed.getrandbits(64)))

@@ -246,6 +246,8 @@ class FairCardOut(_Out):
 class FairNextOut(_Out):
     hand: int
     commitment: str
+    phase: Literal["seal", "reveal"]
+    sealed: dict[str, str]
     contributed: list[int]
 
 
@@ -253,14 +255,25 @@ class FairHandOut(_Out):
     number: int
     commitment: str
     contributions: dict[str, str]
+    sealed: dict[str, str]
+    withheld: list[int]
     positions: list[str]
     chain: str
+    previous: str
+    seats: list[int]
     board: list[FairCardOut]
     secret: str | None = None
     seed: str | None = None
 
 
+class FairAlarmOut(_Out):
+    hand: int
+    seat: int
+    check: Literal["contribution", "seal", "position", "card", "chain"]
+
+
 class FairOut(_Out):
+    alarms: list[FairAlarmOut] = []
     scheme: str
     table: str
     reveal: Literal["hand", "series"]

@@ -255,6 +255,18 @@ class Contribute(_In):
         | None = None
 
 
+class FairAlarm(_In):
+    """A player's device found the deal failing one of its live checks (``docs/fairness.md``):
+    its own value or seal not used (``contribution``, ``seal``), a card from a position the
+    dealing rule does not give it (``position``), a card unlike its commitment (``card``), or
+    a chain link it computes differently (``chain``). Announced to everyone, kept in the
+    night's record."""
+
+    type: Literal["fair_alarm"]
+    hand: Annotated[int, Field(ge=1, le=10_000_000)]
+    check: Literal["contribution", "seal", "position", "card", "chain"]
+
+
 class Ping(_In):
     """Keep-alive; answered with ``pong``."""
 
@@ -348,8 +360,8 @@ class EndSeries(_In):
 
 
 ClientMessage = Annotated[
-    Hello | SetLang | Join | Act | Contribute | StepAway | ComeBack | Ping | Accept | Refuse
-    | AddBot
+    Hello | SetLang | Join | Act | Contribute | FairAlarm | StepAway | ComeBack | Ping | Accept
+    | Refuse | AddBot
     | RemoveBot | RemovePlayer | MarkAway | PassHost | Start | Pause | Resume | EndSeries
     | Reenter,
     Field(discriminator="type"),
@@ -358,7 +370,7 @@ HOST_TYPES: Final = frozenset({"accept", "refuse", "add_bot", "remove_bot", "rem
                                "mark_away", "pass_host", "start", "pause", "resume", "end",
                                "reenter"})
 CLIENT_TYPES: Final = HOST_TYPES | {"hello", "set_lang", "join", "act", "contribute", "away",
-                                    "back", "ping"}
+                                    "back", "ping", "fair_alarm"}
 
 _CLIENT = TypeAdapter[Any](ClientMessage)
 

@@ -243,6 +243,17 @@ class Room:
         conn.push(dumps({"type": "ack", "ref": message.id}))
         return False  # nothing to show anyone yet: the deal publishes it
 
+    async def _fair_alarm(self, conn: Connection, message: p.FairAlarm, now: float) -> bool:
+        seat, table = self._own_seat(conn, None), self.table
+        if table.fairplay is None or table.store is None:
+            raise ProtocolError(ErrorCode.NOT_NOW, "this table deals without the fair dealer")
+        body = table.fairplay.alarm_record(seat, message.hand, message.check,
+                                           dealt=table.store.series.hand_number)
+        if body is not None:  # journaled like the contributions, shown to everyone
+            await self.write(table.log, "contributed", body)
+        conn.push(dumps({"type": "ack", "ref": message.id}))
+        return body is not None
+
     async def _step_away(self, conn: Connection, message: p.StepAway, now: float) -> bool:
         await self.write(self.table.mark_away, self._own_seat(conn, None), "stepped_away")
         conn.push(dumps({"type": "ack", "ref": message.id}))
@@ -460,6 +471,7 @@ _HANDLERS: Final[dict[type[BaseModel], Handler]] = {
     p.Join: Room._join,
     p.Act: Room._act,
     p.Contribute: Room._contribute,
+    p.FairAlarm: Room._fair_alarm,
     p.StepAway: Room._step_away,
     p.ComeBack: Room._come_back,
 }

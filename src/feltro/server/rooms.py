@@ -278,5 +278,7 @@ def _archived(room: Room) -> ArchivedTable:
     summary = summary_view(snap, table.created_at)
     summary["status"] = "archived"
     seats = {s.token_hash: s.seat for s in table.seats.values() if s.token_hash is not None}
+    fair = table.fairplay
     return ArchivedTable(table.table_id, summary, chips_view(snap), seats, table.series_file,
-                         table.fairplay.reveal if table.fairplay is not None else None)
+                         fair.reveal if fair is not None else None,
+                         fair.archive_record() if fair is not None else None)

@@ -125,4 +125,5 @@ def _fair_public(table: LiveTable, series: Series | None) -> dict[str, Any] | No
         return None
     players = len(series.seating.order) if series.seating is not None else 0
     return table.fairplay.public(series.hand, series.hand_number, in_hand=series.in_hand,
-                                 over=series.is_over, players=players)
+                                 over=series.is_over, players=players,
+                                 seats=series.seating.order if series.seating else ())

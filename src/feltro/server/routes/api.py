@@ -242,6 +242,8 @@ def _archived_store(manager: RoomManager, archived: ArchivedTable
         raise HTTPException(409, "the series never started")
     fair = (FairPlay(archived.table_id, "hand" if archived.fair == "hand" else "series")
             if archived.fair is not None else None)
+    if fair is not None and archived.fair_record is not None:  # its values deal its decks
+        fair.restore_archive(archived.fair_record)
     try:
         store = SeriesStore.open(manager.folder / "tables" / archived.series_file,
                                  seal=manager.seal,

@@ -12,6 +12,7 @@ import {
 import { resultsView } from "./results.js";
 import { levelText } from "./levels.js";
 import { reentryButton, waitingText } from "./entries.js";
+import { alarmsView } from "./fairclient.js";
 
 const app = { tableId: tableIdFromPath(), link: null, state: null, built: false, resultsFor: null };
 
@@ -150,6 +151,7 @@ function statusParts(table) {
   if (table.pause_pending) parts.push(h("p", { class: "warn" }, t("web.hand.pause_pending")));
   const stop = stopText(table, app.link.now());
   if (stop) parts.push(h("p", { "data-stop": "1" }, stop));
+  parts.push(alarmsView(table)); // a failed deal check a device reported: all night long
   return parts;
 }
 

@@ -11,7 +11,7 @@ import {
 import { resultsView } from "./results.js";
 import { levelText } from "./levels.js";
 import { waitingText } from "./entries.js";
-import { CONTRIBUTE_ID, badCards, contributeIfDue, forgetSent } from "./fairclient.js";
+import { alarmsView, badCards, contributeIfDue, dealProblems, forgetSent } from "./fairclient.js";
 
 const app = {
   tableId: tableIdFromPath(),
@@ -24,6 +24,7 @@ const app = {
   heard: { hand: 0, log: 0 }, // log entries already announced
   resultsFor: null,
   fairBad: [], // cards seen that do not match the deal's commitments
+  alarmed: new Set(), // the failed deal checks this page reported ("alarm-<hand>-<check>")
 };
 
 async function main() {
@@ -57,9 +58,7 @@ async function main() {
 }
 
 function onMessage(msg) {
-  if (msg.type === "error" && String(msg.ref || "").startsWith(CONTRIBUTE_ID)) {
-    // A contribution that came too late is harmless: the hand is dealt without it.
-  } else if (msg.type === "error") {
+  if (msg.type === "error") { // a refused seal or value (CONTRIBUTE_ID) is shown, with its reason
     if (app.pending && msg.ref === app.pending.id) {
       app.pending = null;
       renderActions(true);
@@ -79,7 +78,15 @@ function onMessage(msg) {
 // The verifiable shuffle: this phone's randomness for the next hand, and its own check of every
 // card it sees (a clear warning if one does not match what the table committed to).
 function checkFairness(state) {
-  contributeIfDue(state, app.link);
+  contributeIfDue(state, app.link).then(() => dealProblems(state)).then((failed) => {
+    const number = state.table.hand && state.table.hand.number;
+    for (const check of failed || []) { // a failed check is told to every screen at once
+      const id = `alarm-${number}-${check}`;
+      if (app.alarmed.has(id)) continue;
+      app.alarmed.add(id);
+      app.link.send({ type: "fair_alarm", hand: number, check, id });
+    }
+  }).catch(() => {});
   badCards(state).then((bad) => {
     if (bad === null || app.state !== state) return;
     if (bad.join() !== app.fairBad.join()) {
@@ -170,6 +177,7 @@ function bannerParts(table, you, now) {
   }
   const waiting = you.seat !== null ? waitingText(table, you.seat) : null;
   if (waiting) parts.push(h("p", { "data-waiting": "1" }, waiting));
+  parts.push(alarmsView(table));
   if (you.away) {
     parts.push(h("p", { class: "warn" }, t("web.act.away"), " ",
       h("button", { type: "button", onclick: () => app.link.send({ type: "back" }) }, t("web.act.come_back"))));

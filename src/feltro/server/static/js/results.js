@@ -6,6 +6,7 @@ import { lineChart } from "./linechart.js";
 import { ruleLink } from "./rulelinks.js";
 import { h, ordinal, standingsView } from "./ui.js";
 import { verifySeries } from "./verify.js";
+import { alarmsView, computedFingerprint } from "./fairclient.js";
 
 // Why a series ended, as the rule that says so: one player has every chip (G4), or the agreed
 // stop time came (G6).
@@ -105,12 +106,13 @@ async function verifyNight(tableId, shown, status, button) {
 function fairnessView(table, tableId) {
   const fair = table.fair;
   if (!fair) return null;
-  const code = fair.fingerprint;
+  const code = computedFingerprint() || fair.fingerprint; // this device's own, when it has one
   const status = h("p", { id: "verify-status", role: "status", "aria-live": "polite" });
   const button = h("button", { type: "button", id: "verify" }, t("web.fair.verify"));
   button.addEventListener("click", () => verifyNight(tableId, code, status, button));
   return h("section", { class: "fairness", "aria-labelledby": "fair-title" },
     h("h3", { id: "fair-title" }, t("web.fair.title")),
+    alarmsView(table),
     code ? h("p", {}, t("web.fair.fingerprint"), " ", h("strong", { id: "fingerprint", class: "fingerprint" }, code)) : null,
     h("p", { class: "quiet" }, t("web.fair.fingerprint_help")),
     h("p", {}, button),

@@ -12,6 +12,7 @@ import {
 import { levelText } from "./levels.js";
 import { waitingText } from "./entries.js";
 import { resultsView } from "./results.js";
+import { alarmsView } from "./fairclient.js";
 
 const app = { tableId: tableIdFromPath(), link: null, state: null, heard: { hand: 0, log: 0 }, resultsFor: null };
 
@@ -70,6 +71,8 @@ function render() {
       h("p", { class: "join-url" }, `${location.origin}/join/${app.tableId}`)));
   }
   if (table.paused) banner.push(h("p", { class: "warn" }, t(table.pause_pending ? "web.hand.pause_pending" : "web.hand.paused")));
+  const alarms = alarmsView(table); // a failed deal check anyone reported: all night long
+  if (alarms) banner.push(alarms);
   const stop = stopText(table, now);
   if (stop) banner.push(h("p", { class: table.stop.last_hand ? "warn" : "", "data-stop": "1" }, stop));
   if (table.next_hand_at) banner.push(h("p", { id: "next-hand" }, t("web.hand.next_in", { s: Math.max(0, Math.ceil((table.next_hand_at - now) / 1000)) })));

@@ -226,6 +226,12 @@ function readDeck(deck, where) {
   return ids;
 }
 
+function seatList(value, where) {
+  if (value === null || value === undefined) return null;
+  if (!Array.isArray(value)) throw new FormatError(`${where}: not a list of seats`);
+  return value.map((seat) => intField(seat, where));
+}
+
 function readHand(data, where) {
   if (!data || typeof data !== "object") throw new FormatError(`${where}: not an object`);
   const hand = intField(data.hand, `${where}.hand`);
@@ -262,6 +268,10 @@ function readHand(data, where) {
     deck: readDeck(data.deck, where),
     dealt: (data.dealt || []).map((d) => [intField(d && d.position, `${where}.dealt`),
       cardId(d.card)]),
+    dealtTo: new Map((data.dealt || []).filter((d) => d.seat !== null && d.seat !== undefined)
+      .map((d) => [d.position, intField(d.seat, `${where}.dealt.seat`)])),
+    seats: seatList(data.seats, `${where}.seats`) || [],
+    withheld: seatList(data.withheld, `${where}.withheld`),
     salts: (data.salts || []).map((s) => [intField(s && s.position, `${where}.salts`),
       bytesField(s.salt, `${where}.salts.salt`, 32)]),
   };
@@ -284,6 +294,48 @@ function readExport(exportJson) {
 
 // --- verification ------------------------------------------------------------------------------
 
+/** The deck positions of hand position p's hole cards with n players (D4). */
+export function holePositions(n, p) {
+  return [p, n + p];
+}
+
+/** The deck positions of the flop, turn and river with n players (D5: a burn before each). */
+export function boardPositions(n) {
+  return [2 * n + 1, 2 * n + 2, 2 * n + 3, 2 * n + 5, 2 * n + 7];
+}
+
+// With the hand's seats: every seal and value from a seat dealt in, every sealed seat without
+// a value named as withheld (and only those), every card from the position the dealing rule
+// gives it (D4: position p gets p and n + p; D5: the board 2n+1..2n+3, 2n+5, 2n+7).
+function rosterProblem(proof) {
+  const seats = proof.seats;
+  if (!seats.length) return null;
+  const values = new Set(proof.contributions.map(([seat]) => seat));
+  const all = new Set([...proof.sealed.keys(), ...values, ...(proof.withheld || [])]);
+  for (const seat of [...all].sort((a, b) => a - b)) {
+    if (!seats.includes(seat)) return ["contribution", `seat ${seat} is not in the hand`];
+  }
+  const named = new Set(proof.withheld || []);
+  const missing = new Set([...proof.sealed.keys()].filter((seat) => !values.has(seat)));
+  const odd = [...named, ...missing].filter((seat) => named.has(seat) !== missing.has(seat));
+  if (odd.length) {
+    return ["contribution", `seat ${Math.min(...odd)}: a sealed seat without a value must be ` +
+      "named as having withheld it, and only such a seat"];
+  }
+  const n = seats.length;
+  const board = boardPositions(n);
+  for (const [index, card] of proof.dealt) {
+    const seat = proof.dealtTo.get(index);
+    const p = seat === undefined ? -1 : seats.indexOf(seat);
+    const rule = p < 0 ? board : holePositions(n, p);
+    if (!rule.includes(index)) {
+      return ["card", `${cardText(card)} was dealt from deck position ${index}, which the ` +
+        "dealing rule (D4, D5) does not give it"];
+    }
+  }
+  return null;
+}
+
 // Everything about one hand but its place in the chain.
 async function checkHand(table, proof) {
   const fail = (check, detail) => ({ hand: proof.hand, check, detail });
@@ -295,6 +347,8 @@ async function checkHand(table, proof) {
       return fail("contribution", `seat ${seat}: a contribution is 1..64 bytes`);
     }
   }
+  const roster = rosterProblem(proof);
+  if (roster) return fail(...roster);
   for (const [seat, value] of proof.contributions) {
     if (proof.sealed.size && !proof.sealed.has(seat)) {
       return fail("contribution", `seat ${seat} contributed without sealing first`);
@@ -355,6 +409,16 @@ export async function verifySeries(exportJson) {
       firstFailure: { hand: null, check: "format", detail: String(error.message || error) } };
   }
   const { table, hands } = parsed;
+  const refuse = (hand, check, detail) => ({ ok: false, hands: hands.length, fingerprint: null,
+    firstFailure: { hand, check, detail } });
+  if (!hands.length) return refuse(null, "order", "the export holds no hand");
+  if (parsed.fingerprint === null) {
+    return refuse(null, "fingerprint", "the export claims no fingerprint");
+  }
+  const seatless = hands.find((proof) => !proof.seats.length);
+  if (seatless) {
+    return refuse(seatless.hand, "format", "the hand does not say which seats were dealt in");
+  }
   let link = await genesis(table);
   let expected = 1;
   for (const proof of hands) {
@@ -378,8 +442,8 @@ export async function verifySeries(exportJson) {
     link = proof.chain;
     expected += 1;
   }
-  const code = hands.length ? fingerprint(link) : null;
-  if (parsed.fingerprint !== null && parsed.fingerprint !== code) {
+  const code = fingerprint(link);
+  if (parsed.fingerprint !== code) {
     return { ok: false, hands: hands.length, fingerprint: code,
       firstFailure: { hand: null, check: "fingerprint",
         detail: `the export claims ${parsed.fingerprint}, the chain gives ${code}` } };
