@@ -247,6 +247,7 @@ def _run(asgi: Any, tls: tuple[Path, Path] | None, trusted: list[str], *, bind: 
 
     from feltro.i18n import t
     from feltro.server.transport import MAX_HEAD_BYTES, GuardedH11Protocol
+    from feltro.server.ws_transport import GuardedWebSocketProtocol
 
     if trusted:
         from feltro.server.forwarded import ForwardedHeaders
@@ -261,8 +262,10 @@ def _run(asgi: Any, tls: tuple[Path, Path] | None, trusted: list[str], *, bind: 
         # proxy-header handling stays off: ForwardedHeaders applies it, for the proxy only.
         # h11 with a bounded request head, per-address connection counts and a head deadline
         # (feltro.server.transport): the default parser reads headers of any size into memory.
+        # Websockets with bounded unsent output and counted pings (feltro.server.ws_transport).
         uvicorn.run(asgi, host=bind, port=port, log_level=log_level,
                     http=GuardedH11Protocol, h11_max_incomplete_event_size=MAX_HEAD_BYTES,
+                    ws=GuardedWebSocketProtocol,
                     ws_max_size=WS_MAX_SIZE, ws_ping_interval=20.0, ws_ping_timeout=20.0,
                     ws_per_message_deflate=False, proxy_headers=False, server_header=False,
                     timeout_graceful_shutdown=3,
