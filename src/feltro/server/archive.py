@@ -62,6 +62,11 @@ class ArchivedTable:
     fair: str | None = None
     """The reveal mode of its verifiable shuffle (``"series"`` or ``"hand"``); ``None`` for a
     series dealt without one: its log is replayed with the same decks."""
+    archived_at: str | None = None
+    """When it was archived (ISO 8601): its files are deleted after the retention."""
+    creator: str = "?"
+    """The address that created it (counts against that address's budget; not kept across a
+    restart)."""
 
     def seat_of(self, token_hash: str) -> int | None:
         """The seat a player's token held, or ``None``."""
@@ -76,11 +81,14 @@ class ArchivedTable:
         return record
 
     @classmethod
-    def from_record(cls, table_id: str, body: Mapping[str, Any]) -> ArchivedTable:
-        """The table :meth:`to_record` described. :raises KeyError, TypeError: if damaged."""
+    def from_record(cls, table_id: str, body: Mapping[str, Any],
+                    at: str | None = None) -> ArchivedTable:
+        """The table :meth:`to_record` described, archived *at*.
+
+        :raises KeyError, TypeError: if damaged."""
         seats = {str(k): int(v) for k, v in dict(body["seats"]).items()}
         series = body.get("series")
         fair = body.get("fair")
         return cls(table_id, dict(body["summary"]), dict(body["chips"]), seats,
                    series if isinstance(series, str) else None,
-                   fair if fair in ("series", "hand") else None)
+                   fair if fair in ("series", "hand") else None, archived_at=at)
