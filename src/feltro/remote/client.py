@@ -30,6 +30,7 @@ from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidURI
 from feltro.remote.fairplay import CONTRIBUTE_ID, bad_cards, contribution
 from feltro.remote.link import JoinLink
 from feltro.remote.seats import SeatBook
+from feltro.remote.untrusted import MalformedFrameError, parse_frame
 
 __all__ = ["Phase", "Problem", "RemoteSeat", "certificate_problem", "first_contact"]
 
@@ -223,7 +224,15 @@ class RemoteSeat:
             self.problem = None
         await self._hello(ws)
         async for text in ws:
-            self._receive(json.loads(text))
+            try:
+                self._receive(parse_frame(text))
+            except (MalformedFrameError, KeyError, TypeError, ValueError, AttributeError,
+                    IndexError) as exc:  # not what a feltro server sends: say so, reconnect
+                what = exc.what if isinstance(exc, MalformedFrameError) else type(exc).__name__
+                self.problem = Problem("join.bad_frame", {"what": what})
+                self._notify()
+                await ws.close()
+                return
             if self.done or self._stop.is_set():
                 break
 
