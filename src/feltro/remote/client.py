@@ -30,7 +30,7 @@ from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidURI
 from feltro.remote.fairplay import CONTRIBUTE_ID, bad_cards, contribution
 from feltro.remote.link import JoinLink
 from feltro.remote.seats import SeatBook
-from feltro.remote.untrusted import MalformedFrameError, parse_frame
+from feltro.remote.untrusted import MalformedFrameError, clean, parse_frame
 
 __all__ = ["Phase", "Problem", "RemoteSeat", "certificate_problem", "first_contact"]
 
@@ -248,7 +248,7 @@ class RemoteSeat:
         if not isinstance(exc, ConnectionClosed):  # say why while trying again
             reason = exc.strerror if isinstance(exc, OSError) and exc.strerror \
                 else str(exc) or type(exc).__name__
-            self.problem = Problem("join.failed", {"reason": reason})
+            self.problem = Problem("join.failed", {"reason": clean(reason, 200)})
         return False
 
     async def _hello(self, ws: ClientConnection) -> None:
