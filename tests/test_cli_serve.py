@@ -195,8 +195,12 @@ def test_the_data_quota_and_archive_retention_reach_the_server(
     from feltro.server.ws_transport import GuardedWebSocketProtocol
 
     apps: list[Any] = []
-    monkeypatch.setattr(uvicorn, "run", lambda application, **kwargs: (
-        apps.append(application), started.append(kwargs)))
+
+    def run_app(application: Any, **kwargs: Any) -> None:
+        apps.append(application)
+        started.append(kwargs)
+
+    monkeypatch.setattr(uvicorn, "run", run_app)
     code, _, err = _serve(capsys, "--port", str(_free_port()), "--data",
                           str(tmp_path / "data"), "--data-quota", "0.5", "--keep-archives", "7")
     assert code == 0, err
