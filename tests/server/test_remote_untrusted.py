@@ -122,3 +122,40 @@ def test_an_announced_name_is_cleaned() -> None:
     server = server_from_info(info)
     assert server is not None
     assert "\x1b" not in server.name
+
+
+def test_a_server_that_answers_too_much_is_left_out_of_the_list(
+        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    import threading
+    from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+    from feltro.remote.lan import pick_table
+
+    good = json.dumps([{"table_id": "T1", "name": "Sexta", "status": "lobby", "seats": 6,
+                        "occupied": 1}]).encode()
+    huge = b"[" + b'{"table_id": "T2", "status": "lobby"},' * 200_000 + b"{}]"
+
+    class Handler(BaseHTTPRequestHandler):
+        def do_GET(self) -> None:
+            body = huge if self.server.server_address[1] == big.server_address[1] else good
+            self.send_response(200)
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+
+        def log_message(self, *args: Any) -> None: ...
+
+    small, big = ThreadingHTTPServer(("127.0.0.1", 0), Handler), \
+        ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    for server in (small, big):
+        threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        servers = [NearbyServer("big", f"http://127.0.0.1:{big.server_address[1]}/"),
+                   NearbyServer("small", f"http://127.0.0.1:{small.server_address[1]}/")]
+        monkeypatch.setattr("feltro.remote.lan.browse", lambda seconds: servers)
+        assert pick_table("en", 0.1, ask=lambda prompt: "1") == \
+            f"http://127.0.0.1:{small.server_address[1]}/join/T1"
+    finally:
+        small.shutdown()
+        big.shutdown()
+    assert "big" not in capsys.readouterr().out

@@ -16,6 +16,7 @@ mixed scripts) and plain HTTP to another machine (anyone on the network can read
 from __future__ import annotations
 
 import contextlib
+import json
 import re
 import socket
 import time
@@ -45,6 +46,8 @@ __all__ = [
 ]
 
 SERVICE_TYPE: Final = "_feltro._tcp.local."
+MAX_LIST_BYTES: Final = 256 * 1024
+"""The longest list of tables read from one server (500 tables are about 150 KiB)."""
 _TABLE_ID: Final = re.compile(r"^[A-Za-z0-9_-]{1,32}$")
 _LOOPBACK_HOSTS: Final = ("127.", "[::1]", "localhost")
 _LOOK_ALIKE: Final = str.maketrans(
@@ -258,10 +261,18 @@ def pick_table(lang: str, seconds: float = 3.0, ask: Callable[[str], str] = inpu
     typer.echo(t("join.lan.looking", lang))
 
     def fetch(url: str) -> Any:
-        with httpx.Client(trust_env=False, timeout=3.0) as client:
-            response = client.get(url)
+        """The JSON at *url*: at most :data:`MAX_LIST_BYTES`, within 5 seconds in all (a
+        server that sends more, or drips, is left out of the list)."""
+        deadline = time.monotonic() + 5.0
+        body = b""
+        with httpx.Client(trust_env=False, timeout=3.0) as client, \
+                client.stream("GET", url) as response:
             response.raise_for_status()
-            return response.json()
+            for chunk in response.iter_bytes():
+                body += chunk
+                if len(body) > MAX_LIST_BYTES or time.monotonic() > deadline:
+                    raise ValueError("too long an answer")
+        return json.loads(body)
 
     rows = [row for row in listing(browse(seconds), fetch) if row.table_id is not None]
     if not rows:
