@@ -182,3 +182,36 @@ def test_a_refused_table_is_worded_in_every_language(refusal: Refusal, lang: str
     assert words != f"create_refused.{refusal}"
     if lang != "en":
         assert words != t(f"create_refused.{refusal}", "en")
+
+
+@pytest.mark.parametrize(("remote", "held", "mine", "data", "refusal"), [
+    (False, 10, 50, 0, None),             # the host's machine: no per-address budget
+    (True, 10, 19, 0, None),
+    (True, 10, 20, 0, "address_full"),
+    (True, 480, 0, 0, "server_full"),     # the last 20 places are the host's
+    (False, 480, 0, 0, None),
+    (False, 500, 0, 0, "server_full"),
+    (False, 0, 0, 2 * 1024**3, "data_full"),
+    (True, 0, 0, 2 * 1024**3 - 1, None),
+])
+def test_which_new_table_is_refused(remote: bool, held: int, mine: int, data: int,
+                                    refusal: str | None) -> None:
+    assert Budgets().refusal(remote=remote, held=held, held_by_address=mine, max_tables=500,
+                             data_bytes=data) == refusal
+
+
+def test_pace_and_pause_decisions() -> None:
+    from feltro.server.protocol import CreateTable
+    from feltro.server.table_settings import TableSettings
+
+    asked = TableSettings.from_request(CreateTable(between_hands_seconds=10, bot_seconds=0,
+                                                   max_hands=20))
+    paced = Budgets().paced(asked, remote=True)
+    assert (paced.between_hands_seconds, paced.bot_seconds, paced.max_hands) == (10, 1, 20)
+    assert Budgets().paced(asked, remote=False) is asked
+    budgets = Budgets()
+    assert budgets.paused(started=True, unwatched_for=60)
+    assert not budgets.paused(started=True, unwatched_for=59)
+    assert not budgets.paused(started=True, unwatched_for=None)
+    assert not budgets.paused(started=False, unwatched_for=10**6)
+    assert not Budgets(archive_retention=0).expired(archived_for=10**9)
