@@ -305,6 +305,8 @@ class RemoteSeat:
             return  # an older state never replaces a newer one
         self._version = version
         self.state = frame
+        if self.problem is not None and self.problem.key == "join.bad_frame":
+            self.problem = None  # a readable state again: the line has done its job
         you = frame["you"]
         if you.get("role") == "player":
             self.seat = you.get("seat")
