@@ -183,3 +183,24 @@ def test_serve_speaks_the_locale_language(
 
 if sys.platform == "win32":  # pragma: no cover
     pytestmark = pytest.mark.skip("flock and the OS error texts are POSIX")
+
+
+def test_the_data_quota_and_archive_retention_reach_the_server(
+        started: list[dict[str, Any]], tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    from feltro.server.ws_transport import GuardedWebSocketProtocol
+
+    apps: list[Any] = []
+
+    def run_app(application: Any, **kwargs: Any) -> None:
+        apps.append(application)
+        started.append(kwargs)
+
+    monkeypatch.setattr(uvicorn, "run", run_app)
+    code, _, err = _serve(capsys, "--port", str(_free_port()), "--data",
+                          str(tmp_path / "data"), "--data-quota", "0.5", "--keep-archives", "7")
+    assert code == 0, err
+    budgets = apps[0].state.config.budgets
+    assert (budgets.data_quota_bytes, budgets.archive_retention) == (2**29, 7 * 86400)
+    run = next(call for call in started if "qr" not in call)
+    assert run["ws"] is GuardedWebSocketProtocol  # the websocket layer bounded (issue 22)

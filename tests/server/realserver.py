@@ -39,6 +39,7 @@ class ServerProcess:
     data: Path
     port: int = field(default_factory=free_port)
     process: subprocess.Popen[bytes] | None = None
+    log_level: str = "warning"
 
     @property
     def url(self) -> str:
@@ -50,7 +51,7 @@ class ServerProcess:
         env.pop("FELTRO_PORT", None)
         self.process = subprocess.Popen(
             [sys.executable, "-m", "feltro", "serve", "--port", str(self.port), "--data",
-             str(self.data), "--log-level", "warning"],
+             str(self.data), "--log-level", self.log_level],
             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=env)
         deadline = time.monotonic() + timeout
         with httpx.Client(trust_env=False, timeout=1.0) as client:

@@ -23,6 +23,7 @@ with warnings.catch_warnings():  # newer Starlette prefers "httpx2", not install
     from starlette.testclient import TestClient
 
 from feltro.server.app import ServerConfig, create_app
+from feltro.server.budgets import Budgets
 from feltro.server.clock import FakeClock
 from feltro.server.outgoing import SERVER_MESSAGE
 from feltro.server.rooms import RoomManager
@@ -74,6 +75,11 @@ def harness_at(data_dir: Path, clock: FakeClock | None = None,
     options.setdefault("request_burst", 1_000_000.0)
     options.setdefault("upgrade_burst", 1_000_000.0)
     options.setdefault("max_lobbies_per_address", 1_000)
+    # The test client's address is not loopback: tests get the host's pace and no budgets
+    # unless they test the budgets themselves.
+    options.setdefault("budgets", Budgets(
+        pause_unwatched_after=None, remote_between_hands=0, remote_bot_seconds=0,
+        remote_max_hands=None, max_tables_per_address=1_000_000, reserved_for_host=0))
     config = ServerConfig(data_dir=data_dir, clock=clock, tick_interval=0.005, **options)
     app = create_app(config)
     with TestClient(app) as client:

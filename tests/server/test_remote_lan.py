@@ -59,7 +59,8 @@ def test_listing_shows_open_tables_and_skips_silent_servers() -> None:
     rows = listing([a, b, c], fetch)
     assert [(r.server.name, r.table_id) for r in rows] == [("a", "Open1"), ("b", None)]
     assert rows[0].join_url == "http://10.0.0.2:8000/join/Open1"
-    assert row_text(1, rows[0], "pt-BR") == "1. Sexta · a · 2/6 jogadores · lobby"
+    assert row_text(1, rows[0], "pt-BR") == \
+        "1. Sexta · a · 2/6 jogadores · lobby · http://10.0.0.2:8000"
     assert choose("", rows) is rows[0]
     assert choose("2", rows) is rows[1]
     assert choose("q", rows) is None
@@ -83,7 +84,7 @@ def test_pick_table_asks_until_a_listed_number(monkeypatch: pytest.MonkeyPatch,
     assert pick_table("en", 0.1, ask=lambda prompt: next(answers)) == \
         "http://10.0.0.2:8000/join/T2"
     out = capsys.readouterr()
-    assert "2. Sábado · s · 0/4 players · lobby" in out.out
+    assert "2. Sábado · s · 0/4 players · lobby · http://10.0.0.2:8000" in out.out
     assert "“9” is not one of the numbers listed." in out.err
 
 

@@ -1,6 +1,6 @@
 """Tables do not pile up: finished and abandoned tables are archived (their players keep
 results, the chart and their hand histories), unused lobbies are dropped, and the table limit
-counts live tables only — across restarts."""
+counts every table in memory, finished ones too — across restarts."""
 
 from __future__ import annotations
 
@@ -85,13 +85,15 @@ def test_unused_lobbies_are_dropped_and_do_not_come_back(tmp_path: Path) -> None
         assert table_id not in h.manager.rooms
 
 
-def test_the_limit_counts_live_tables_only(tmp_path: Path) -> None:
+def test_the_limit_counts_finished_tables_too(tmp_path: Path) -> None:
+    # Issue 22: finished tables held files for hours without counting, so strangers' one-hand
+    # tables could make the host's own create fail; they count now (until archived).
     with harness_at(tmp_path / "data", max_tables=2, lifecycle=LIFE) as h:
         _finish(h)  # over, still in memory
         h.create_table()
-        h.create_table()
         full = h.client.post("/api/tables", json={})
         assert full.status_code == 503
+        assert full.json()["code"] == "server_full"
 
 
 def test_archived_tables_survive_damage_to_their_record(tmp_path: Path) -> None:

@@ -167,6 +167,11 @@ def serve(
     abandon_after: Annotated[float, typer.Option(
         min=0.01, help="Hours without any connection after which a started table is "
         "archived as it stands.")] = 24.0,
+    data_quota: Annotated[float, typer.Option(
+        min=0.01, help="GiB the data folder may hold; past it new tables are refused (the "
+        "tables being played carry on).")] = 2.0,
+    keep_archives: Annotated[float, typer.Option(
+        min=0, help="Days an archived table's files are kept (0: for ever).")] = 30.0,
     key_file: Annotated[Path | None, typer.Option(
         help="The key that seals each table's shuffle seed at rest, kept apart from the game "
         "logs (default: your config folder, feltro/server.key; made on first use).")] = None,
@@ -195,6 +200,7 @@ def serve(
     from feltro.seal import SeedSeal
     from feltro.server.app import ServerConfig, create_app
     from feltro.server.archive import Lifecycle
+    from feltro.server.budgets import GIB, Budgets
     from feltro.server.guard import allowed_host_names
 
     tls = _check_tls(tls_cert, tls_key, language)
@@ -216,7 +222,9 @@ def serve(
                           allowed_origins=tuple(allow_origin or ()),
                           allowed_hosts=allowed_host_names([address, *(host_name or ())]),
                           lifecycle=Lifecycle(finished_after=archive_after * 3600,
-                                              abandoned_after=abandon_after * 3600))
+                                              abandoned_after=abandon_after * 3600),
+                          budgets=Budgets(data_quota_bytes=int(data_quota * GIB),
+                                          archive_retention=keep_archives * 86400))
     _raise_file_limit()
     phone_url = phone_address(lan_url=url, proxy=bool(trusted), tls=tls is not None,
                               host_names=list(host_name or ()), port=port)
@@ -247,6 +255,7 @@ def _run(asgi: Any, tls: tuple[Path, Path] | None, trusted: list[str], *, bind: 
 
     from feltro.i18n import t
     from feltro.server.transport import MAX_HEAD_BYTES, GuardedH11Protocol
+    from feltro.server.ws_transport import GuardedWebSocketProtocol
 
     if trusted:
         from feltro.server.forwarded import ForwardedHeaders
@@ -261,8 +270,10 @@ def _run(asgi: Any, tls: tuple[Path, Path] | None, trusted: list[str], *, bind: 
         # proxy-header handling stays off: ForwardedHeaders applies it, for the proxy only.
         # h11 with a bounded request head, per-address connection counts and a head deadline
         # (feltro.server.transport): the default parser reads headers of any size into memory.
+        # Websockets with bounded unsent output and counted pings (feltro.server.ws_transport).
         uvicorn.run(asgi, host=bind, port=port, log_level=log_level,
                     http=GuardedH11Protocol, h11_max_incomplete_event_size=MAX_HEAD_BYTES,
+                    ws=GuardedWebSocketProtocol,
                     ws_max_size=WS_MAX_SIZE, ws_ping_interval=20.0, ws_ping_timeout=20.0,
                     ws_per_message_deflate=False, proxy_headers=False, server_header=False,
                     timeout_graceful_shutdown=3,

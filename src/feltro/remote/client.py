@@ -30,6 +30,7 @@ from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidURI
 from feltro.remote.fairplay import Contributor, DealChecker, bad_cards
 from feltro.remote.link import JoinLink
 from feltro.remote.seats import SeatBook
+from feltro.remote.untrusted import MalformedFrameError, clean, parse_frame
 
 __all__ = ["Phase", "Problem", "RemoteSeat", "certificate_problem", "first_contact"]
 
@@ -226,7 +227,15 @@ class RemoteSeat:
             self.problem = None
         await self._hello(ws)
         async for text in ws:
-            self._receive(json.loads(text))
+            try:
+                self._receive(parse_frame(text))
+            except (MalformedFrameError, KeyError, TypeError, ValueError, AttributeError,
+                    IndexError) as exc:  # not what a feltro server sends: say so, reconnect
+                what = exc.what if isinstance(exc, MalformedFrameError) else type(exc).__name__
+                self.problem = Problem("join.bad_frame", {"what": what})
+                self._notify()
+                await ws.close()
+                return
             if self.done or self._stop.is_set():
                 break
 
@@ -242,7 +251,7 @@ class RemoteSeat:
         if not isinstance(exc, ConnectionClosed):  # say why while trying again
             reason = exc.strerror if isinstance(exc, OSError) and exc.strerror \
                 else str(exc) or type(exc).__name__
-            self.problem = Problem("join.failed", {"reason": reason})
+            self.problem = Problem("join.failed", {"reason": clean(reason, 200)})
         return False
 
     async def _hello(self, ws: ClientConnection) -> None:
@@ -299,6 +308,8 @@ class RemoteSeat:
             return  # an older state never replaces a newer one
         self._version = version
         self.state = frame
+        if self.problem is not None and self.problem.key == "join.bad_frame":
+            self.problem = None  # a readable state again: the line has done its job
         you = frame["you"]
         if you.get("role") == "player":
             self.seat = you.get("seat")

@@ -38,7 +38,8 @@ def create_app(config: ServerConfig) -> FastAPI:
     manager = RoomManager(config.data_dir, config.clock, tick_interval=config.tick_interval,
                           max_tables=config.max_tables, rate=config.rate, burst=config.burst,
                           max_spectators=config.max_connections_per_table,
-                          lifecycle=config.lifecycle, seal=config.seal)
+                          lifecycle=config.lifecycle, seal=config.seal,
+                          budgets=config.budgets)
     app = FastAPI(title="feltro", version=__version__, lifespan=_lifespan, docs_url=None,
                   redoc_url=None, openapi_url=None)
     serve_state(app, config, manager)
@@ -79,8 +80,10 @@ async def _lifespan(app: FastAPI) -> AsyncIterator[None]:
 
 
 async def _http_error(request: Request, exc: StarletteHTTPException) -> JSONResponse:
-    """Every HTTP error as ``{"error": ...}`` (routing's 404 and 405 included)."""
-    return JSONResponse({"error": exc.detail}, status_code=exc.status_code, headers=exc.headers)
+    """Every HTTP error as ``{"error": ...}`` (routing's 404 and 405 included), with a
+    ``code`` the page words when the route gave one."""
+    body = exc.detail if isinstance(exc.detail, dict) else {"error": exc.detail}
+    return JSONResponse(body, status_code=exc.status_code, headers=exc.headers)
 
 
 async def _invalid_request(request: Request, exc: RequestValidationError) -> JSONResponse:

@@ -65,6 +65,11 @@ class ArchivedTable:
     fair_record: Mapping[str, Any] | None = None
     """Its fair dealer's :meth:`~feltro.server.fairplay.FairPlay.archive_record`: every hand's
     seals and values (the decks depend on them), who was asked, the alarms."""
+    archived_at: str | None = None
+    """When it was archived (ISO 8601): its files are deleted after the retention."""
+    creator: str = "?"
+    """The address that created it (counts against that address's budget; not kept across a
+    restart)."""
 
     def seat_of(self, token_hash: str) -> int | None:
         """The seat a player's token held, or ``None``."""
@@ -81,8 +86,11 @@ class ArchivedTable:
         return record
 
     @classmethod
-    def from_record(cls, table_id: str, body: Mapping[str, Any]) -> ArchivedTable:
-        """The table :meth:`to_record` described. :raises KeyError, TypeError: if damaged."""
+    def from_record(cls, table_id: str, body: Mapping[str, Any],
+                    at: str | None = None) -> ArchivedTable:
+        """The table :meth:`to_record` described, archived *at*.
+
+        :raises KeyError, TypeError: if damaged."""
         seats = {str(k): int(v) for k, v in dict(body["seats"]).items()}
         series = body.get("series")
         fair = body.get("fair")
@@ -90,4 +98,4 @@ class ArchivedTable:
         return cls(table_id, dict(body["summary"]), dict(body["chips"]), seats,
                    series if isinstance(series, str) else None,
                    fair if fair in ("series", "hand") else None,
-                   dict(extra) if isinstance(extra, Mapping) else None)
+                   dict(extra) if isinstance(extra, Mapping) else None, archived_at=at)

@@ -300,6 +300,11 @@ class Room:
             return
         if self.over_since is None and table.is_over:
             self.over_since = now
+            self._release_files()
+        if self.manager.budgets.paused(
+                started=table.started and self.over_since is None,
+                unwatched_for=None if self.idle_since is None else now - self.idle_since):
+            return  # nobody is connected: no deals, no bots, until someone comes back
         due = table.due(now)
         if due is not None and due != "bot":
             if self.step_task is None or self.step_task.done():
@@ -307,6 +312,12 @@ class Room:
             return
         self._note_last_hand()
         self.schedule_bot()
+
+    def _release_files(self) -> None:
+        """A finished table closes its logs at once (what it shows stays in memory; its
+        journal file opens again if something is still written)."""
+        self.table.close()
+        self.manager.forget_journal(self.table.table_id)
 
     async def _run_due(self) -> None:
         async with self.lock:

@@ -16,30 +16,34 @@ import logging
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable
 from concurrent.futures import ThreadPoolExecutor
+from datetime import datetime
 from pathlib import Path
 from typing import Final
 
 from feltro.errors import StoreError, StoreUnavailableError
 from feltro.paths import private_folder
 from feltro.seal import SeedSeal
+from feltro.server.admission import LOOPBACK
 from feltro.server.archive import MAX_ARCHIVED, ArchivedTable, Lifecycle
+from feltro.server.budgets import Budgets, TableRefusedError, folder_bytes
 from feltro.server.clock import Clock
 from feltro.server.connection import Connection
 from feltro.server.journal import Journal, JournalRecord
 from feltro.server.live_table import LiveTable
-from feltro.server.protocol import ErrorCode, ProtocolError
 from feltro.server.restore import quarantined, restore
 from feltro.server.room import Room
 from feltro.server.security import TokenBucket, new_id
 from feltro.server.table_settings import TableSettings
 from feltro.server.views import chips_view, summary_view
 
-__all__ = ["EXPIRY_INTERVAL", "WRITERS", "FrameObserver", "RoomManager"]
+__all__ = ["EXPIRY_INTERVAL", "USAGE_INTERVAL", "WRITERS", "FrameObserver", "RoomManager"]
 
 log = logging.getLogger("feltro.server")
 
 EXPIRY_INTERVAL: Final = 5.0
 """Seconds between two looks at which tables should leave memory."""
+USAGE_INTERVAL: Final = 60.0
+"""Seconds between two measures of the data folder (and deletions of old archives)."""
 WRITERS: Final = 4
 """Worker threads that run the tables' steps (each commits to disk before it returns)."""
 _ENDINGS: Final = frozenset({"archived", "expired"})
@@ -53,7 +57,7 @@ class RoomManager:
     def __init__(self, folder: str | Path, clock: Clock, *, tick_interval: float = 0.05,
                  max_tables: int = 500, rate: float = 20.0, burst: float = 40.0,
                  max_spectators: int = 64, lifecycle: Lifecycle | None = None,
-                 seal: SeedSeal | None = None) -> None:
+                 seal: SeedSeal | None = None, budgets: Budgets | None = None) -> None:
         self.folder = Path(folder)
         self.max_spectators = max_spectators
         """Connections of one table that watch without a seat."""
@@ -68,6 +72,11 @@ class RoomManager:
         self.archive: OrderedDict[str, ArchivedTable] = OrderedDict()
         """Tables that left memory, oldest first (:mod:`feltro.server.archive`)."""
         self.lifecycle = lifecycle or Lifecycle()
+        self.budgets = budgets or Budgets()
+        """What tables from other machines may cost (:mod:`feltro.server.budgets`)."""
+        self.data_bytes = 0
+        """What the data folder held when last measured (every :data:`USAGE_INTERVAL`)."""
+        self._next_usage = 0.0
         self.seal = seal
         """The key every table's series seed is sealed with (:mod:`feltro.seal`)."""
         self._next_expiry = 0.0
@@ -160,10 +169,11 @@ class RoomManager:
         return self.journal
 
     def _restore_ending(self, table_id: str, record: JournalRecord) -> None:
-        if record.kind != "archived":
-            return  # an expired lobby: nothing to keep
+        if record.kind != "archived":  # an expired lobby: nothing to keep
+            self._delete_files(table_id, None)
+            return
         try:
-            self._remember(ArchivedTable.from_record(table_id, record.body))
+            self._remember(ArchivedTable.from_record(table_id, record.body, record.at))
         except (KeyError, TypeError, ValueError) as exc:
             log.error("archived table %s cannot be read: %s", table_id, exc)
 
@@ -174,8 +184,42 @@ class RoomManager:
             self.archive.popitem(last=False)
 
     def live_tables(self) -> int:
-        """Tables in their lobby or being played (what the table limit counts)."""
+        """Tables in their lobby or being played."""
         return sum(1 for room in self.rooms.values() if room.table.status not in ("over",))
+
+    def tables_of(self, address: str) -> int:
+        """Tables created from *address* still held: in memory (finished ones too) or archived
+        and still remembered."""
+        return (sum(1 for room in self.rooms.values() if room.creator == address)
+                + sum(1 for table in self.archive.values() if table.creator == address))
+
+    async def measure(self) -> None:
+        """Delete archived tables past their retention, and measure the data folder."""
+        now = self.clock.wall()
+        for table_id, table in list(self.archive.items()):
+            if table.archived_at is None:
+                continue
+            try:
+                archived_for = (now - datetime.fromisoformat(table.archived_at)).total_seconds()
+            except (TypeError, ValueError):
+                continue
+            if self.budgets.expired(archived_for=archived_for):
+                del self.archive[table_id]
+                self._delete_files(table_id, table.series_file)
+                log.info("archived table %s deleted (past its retention)", table_id)
+        self.data_bytes = await asyncio.to_thread(folder_bytes, self.folder)
+
+    def _delete_files(self, table_id: str, series_file: str | None) -> None:
+        """Close and delete *table_id*'s journal file and series log (what exists of them)."""
+        journal = self._journal()
+        journal.forget(table_id)
+        paths = [journal.path_of(table_id)]
+        if series_file is not None:
+            paths.append(self.folder / "tables" / series_file)
+        for path in paths:
+            for extra in ("", "-wal", "-shm"):
+                with contextlib.suppress(FileNotFoundError):
+                    path.with_name(path.name + extra).unlink()
 
     async def expire(self) -> None:
         """Archive tables that are over or abandoned, drop lobbies nobody uses
@@ -195,7 +239,7 @@ class RoomManager:
             at = self.clock.wall().isoformat()
             try:
                 if fate == "archive":
-                    archived = _archived(room)
+                    archived = _archived(room, at)
                     self.journal.append(table_id, "archived", archived.to_record(), at)
                     self._remember(archived)
                 else:
@@ -207,6 +251,10 @@ class RoomManager:
             await room.close_all()
             await room.stop_tasks()
             table.close()
+            if fate == "archive":
+                self.journal.forget(table_id)  # its files stay, closed
+            else:
+                self._delete_files(table_id, table.series_file)
             log.info("table %s %s", table_id, "archived" if fate == "archive" else "expired")
 
     async def stop(self) -> None:
@@ -238,14 +286,22 @@ class RoomManager:
 
     def create_table(self, settings: TableSettings, *,
                      creator: str = "?") -> tuple[Room, str]:
-        """A new table in its lobby; returns its room and the host token.
+        """A new table in its lobby; returns its room and the host token. A table created
+        from another machine than the host's plays at human pace, for a bounded number of
+        hands (:meth:`Budgets.paced <feltro.server.budgets.Budgets.paced>`).
 
-        :raises ProtocolError: ``not_now`` when the server holds too many tables.
+        :raises TableRefusedError: when the server, the creator's address or the data folder is
+            full (:meth:`Budgets.refusal <feltro.server.budgets.Budgets.refusal>`).
         """
         if self.journal is None:
             raise RuntimeError("the room manager is not started")
-        if self.live_tables() >= self.max_tables:
-            raise ProtocolError(ErrorCode.NOT_NOW, "this server holds too many tables")
+        remote = creator not in LOOPBACK
+        refusal = self.budgets.refusal(remote=remote, held=len(self.rooms),
+                                       held_by_address=self.tables_of(creator),
+                                       max_tables=self.max_tables, data_bytes=self.data_bytes)
+        if refusal is not None:
+            raise TableRefusedError(refusal)
+        settings = self.budgets.paced(settings, remote=remote)
         table, token = LiveTable.create(settings, self.journal, self.folder / "tables",
                                         self.clock, seal=self.seal)
         room = Room(table, self)
@@ -261,6 +317,9 @@ class RoomManager:
         if now >= self._next_expiry:
             self._next_expiry = now + EXPIRY_INTERVAL
             await self.expire()
+        if now >= self._next_usage:
+            self._next_usage = now + USAGE_INTERVAL
+            await self.measure()
 
     async def _tick_forever(self) -> None:
         while True:
@@ -271,7 +330,7 @@ class RoomManager:
                 log.exception("ticker error")
 
 
-def _archived(room: Room) -> ArchivedTable:
+def _archived(room: Room, at: str) -> ArchivedTable:
     """What remains of *room*'s table once it leaves memory."""
     table = room.table
     snap = table.snapshot()
@@ -281,4 +340,5 @@ def _archived(room: Room) -> ArchivedTable:
     fair = table.fairplay
     return ArchivedTable(table.table_id, summary, chips_view(snap), seats, table.series_file,
                          fair.reveal if fair is not None else None,
-                         fair.archive_record() if fair is not None else None)
+                         fair.archive_record() if fair is not None else None,
+                         archived_at=at, creator=room.creator)

@@ -37,6 +37,10 @@ TOKEN_BYTES = 24
 """192 bits of randomness per token (the issue asks for at least 128)."""
 
 _TOKEN_SHAPE = re.compile(r"[A-Za-z0-9_-]{32,}")
+_AFTER_TOKEN_KEY = re.compile(r"(?i)(token\W{0,4})[A-Za-z0-9_-]+")
+"""What follows a ``token`` key (``"token": "...``, ``token=...``), cut short or not."""
+_FRAME_TEXT = re.compile(r"^(TEXT|BINARY|CONT) .*(\[\d+ bytes(?:, continued)?\])$", re.S)
+"""A websocket frame as the websockets library logs it at debug level (its head and tail)."""
 
 
 def new_token() -> str:
@@ -60,8 +64,11 @@ def same_hash(a: str | None, b: str | None) -> bool:
 
 
 def redact(text: str) -> str:
-    """*text* with every token-shaped run of characters replaced by ``[redacted]``."""
-    return _TOKEN_SHAPE.sub("[redacted]", text)
+    """*text* with every token-shaped run of characters, and whatever follows a ``token`` key,
+    replaced by ``[redacted]``; a logged websocket frame keeps only its kind and size (its
+    head and tail may hold pieces of a token or of hole cards)."""
+    text = _FRAME_TEXT.sub(r"\1 (content not logged) \2", text)
+    return _TOKEN_SHAPE.sub("[redacted]", _AFTER_TOKEN_KEY.sub(r"\1[redacted]", text))
 
 
 class RedactingFilter(logging.Filter):
@@ -91,6 +98,9 @@ def _redacted_arg(arg: object) -> object:
         return redact(arg)
     if isinstance(arg, int | float) or arg is None:
         return arg
+    opcode, data = getattr(arg, "opcode", None), getattr(arg, "data", None)
+    if opcode is not None and isinstance(data, bytes | bytearray | memoryview):
+        return f"{getattr(opcode, 'name', opcode)} (content not logged) [{len(data)} bytes]"
     text = str(arg)
     masked = redact(text)
     return masked if masked != text else arg

@@ -7,6 +7,7 @@ from pathlib import Path
 
 from feltro.seal import SeedSeal
 from feltro.server.archive import Lifecycle
+from feltro.server.budgets import Budgets
 from feltro.server.clock import Clock, SystemClock
 
 __all__ = ["STATIC", "ServerConfig"]
@@ -48,6 +49,9 @@ class ServerConfig:
     (``feltro serve`` reads or makes it, :func:`feltro.paths.key_file`); ``None``: in clear."""
     lifecycle: Lifecycle = field(default_factory=Lifecycle)
     """When finished, abandoned and unused tables leave memory (:mod:`feltro.server.archive`)."""
+    budgets: Budgets = field(default_factory=Budgets)
+    """What tables from other machines may cost, the data folder's quota and the archive's
+    retention (:mod:`feltro.server.budgets`)."""
     allowed_hosts: frozenset[str] | None = None
     """Host names this server answers to (:mod:`feltro.server.guard`); ``None``: any."""
     max_body_bytes: int = 16 * 1024

@@ -7,7 +7,9 @@ protocol also bounds what a stranger can hold without ever finishing a request (
 * one address keeps at most :data:`MAX_OPEN_PER_ADDRESS` HTTP connections open at once
   (loopback excepted: behind a tunnel every friend comes from there);
 * a connection must finish its request's head within :data:`HEAD_SECONDS` of opening, or of
-  its previous response, else it is closed.
+  its previous response, else it is closed;
+* a request with both ``Content-Length`` and ``Transfer-Encoding`` gets its reply, then the
+  connection is closed (RFC 9112: a front proxy may have framed it the other way).
 
 A websocket leaves this protocol when it is upgraded; from then on the rooms bound it (hello
 deadline, per-address budgets, :mod:`feltro.server.admission`).
@@ -16,7 +18,7 @@ deadline, per-address budgets, :mod:`feltro.server.admission`).
 from __future__ import annotations
 
 import asyncio
-from typing import Any, ClassVar, Final
+from typing import Any, ClassVar, Final, cast
 
 from uvicorn.protocols.http.h11_impl import H11Protocol
 
@@ -29,6 +31,7 @@ MAX_OPEN_PER_ADDRESS: Final = 64
 HEAD_SECONDS: Final = 10.0
 """Seconds a connection has to send a whole request head."""
 _LOOPBACK: Final = frozenset({"127.0.0.1", "::1"})
+_CLOSE: Final = (b"connection", b"close")
 
 
 class GuardedH11Protocol(H11Protocol):
@@ -57,6 +60,17 @@ class GuardedH11Protocol(H11Protocol):
     def handle_websocket_upgrade(self, event: Any) -> None:
         self._release()  # the room bounds it from now on
         super().handle_websocket_upgrade(event)
+
+    def handle_events(self) -> None:
+        super().handle_events()
+        cycle = self.cycle
+        if cycle is not None and not cycle.response_started:
+            headers = cast(list[tuple[bytes, bytes]], cycle.scope["headers"])  # uvicorn's list
+            names = {name for name, _ in headers}
+            if {b"content-length", b"transfer-encoding"} <= names and _CLOSE not in headers:
+                # Both framings in one request (RFC 9112, 6.3): the body was read as chunked;
+                # the reply says "connection: close" and the connection closes after it.
+                headers.append(_CLOSE)
 
     def on_response_complete(self) -> None:
         super().on_response_complete()

@@ -31,6 +31,7 @@ from feltro import __version__
 from feltro.errors import FeltroError, HistoryError, StoreError
 from feltro.series_log import SeriesStore
 from feltro.server.archive import ArchivedTable
+from feltro.server.budgets import Refusal, TableRefusedError
 from feltro.server.downloads import fair_export, player_histories
 from feltro.server.fairplay import FairPlay
 from feltro.server.protocol import (
@@ -82,6 +83,14 @@ async def info(request: Request) -> dict[str, Any]:
             "boot": manager_of(request).boot, "max_message_bytes": MAX_MESSAGE_BYTES}
 
 
+REFUSED: Final[dict[Refusal, str]] = {
+    "server_full": "this server holds too many tables; finish or leave one first",
+    "address_full": "this address holds too many tables; finish or leave one first",
+    "data_full": "this server's data folder is full; the host must free space first",
+}
+"""The log's words for a refused table (people read ``create_refused.<code>``)."""
+
+
 @router.post("/api/tables", status_code=201)
 async def create_table(request: Request) -> dict[str, Any]:
     _limit_creation(request)
@@ -99,6 +108,8 @@ async def create_table(request: Request) -> dict[str, Any]:
         raise HTTPException(422, f"{where}: {first['msg']}") from None
     except ProtocolError as exc:
         raise HTTPException(422 if exc.code is ErrorCode.INVALID else 503, exc.reason) from None
+    except TableRefusedError as exc:  # the page words it from the code
+        raise HTTPException(503, {"error": REFUSED[exc.refusal], "code": exc.refusal}) from None
     except StoreError as exc:  # the details (with paths) go to the log, not to the page
         log.error("a new table cannot be saved: %s", exc)
         raise HTTPException(503, "the server cannot save a new table right now; try again "

@@ -18,6 +18,7 @@ from feltro.server.protocol import ErrorCode, error_frame
 from feltro.server.room import Room
 from feltro.server.routes import config_of, manager_of
 from feltro.server.security import origin_allowed
+from feltro.server.ws_transport import FRAMES_EXTENSION
 
 __all__ = ["router"]
 
@@ -54,6 +55,9 @@ async def websocket_endpoint(websocket: WebSocket, table_id: str) -> None:
             await asyncio.wait_for(websocket.close(code=code), SEND_TIMEOUT)
 
     conn = manager_of(websocket).new_connection(websocket.send_text, close, address)
+    budget = (websocket.scope.get("extensions") or {}).get(FRAMES_EXTENSION)
+    if isinstance(budget, dict):  # control frames spend the same budget as messages
+        budget["bucket"] = conn.bucket
     room.attach(conn)
     loop = asyncio.get_running_loop()
     writer = loop.create_task(conn.writer())

@@ -58,7 +58,9 @@ function render() {
       const response = await fetch("/api/tables", { method: "POST", headers: { "content-type": "application/json" },
                                                     body: JSON.stringify(body) });
       const data = await response.json();
-      if (!response.ok) throw new Error(data.error || `HTTP ${response.status}`);
+      if (!response.ok) {
+        throw new Error(data.code ? t(`create_refused.${data.code}`) : data.error || `HTTP ${response.status}`);
+      }
       tokens.set("host", data.table_id, data.host_token);
       location.assign(`/host/${encodeURIComponent(data.table_id)}#${encodeURIComponent(data.host_token)}`);
     } catch (error) {

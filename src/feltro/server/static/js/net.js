@@ -192,10 +192,16 @@ export class Link {
   }
 }
 
-/** The part of the URL after `#`: secrets travel there (never sent to the server). */
+/** The part of the URL after `#`: secrets travel there (never sent to the server). Once read
+ *  it leaves the address bar and this page's history entry (the page keeps it on the device),
+ *  so it is not in the browser's history, a bookmark or a screenshot of the address bar. */
 export function fragmentToken() {
   const raw = location.hash.replace(/^#/, "");
-  return raw ? decodeURIComponent(raw) : null;
+  if (!raw) return null;
+  try {
+    history.replaceState(history.state, "", location.pathname + location.search);
+  } catch { /* a page that cannot rewrite its address keeps it */ }
+  return decodeURIComponent(raw);
 }
 
 /** The table id from a path such as `/play/AbC123`. */
