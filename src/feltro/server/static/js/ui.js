@@ -144,10 +144,11 @@ export function lastActionText(table, seat) {
 }
 
 /** Where seat *index* of *count* sits around an ellipse, starting at the bottom centre: far
- * enough in that a whole seat box stays on the felt (the oval's edge is at 50%). */
+ * enough in that a whole seat box (at most `--seat-w` wide and 21% high, feltro.css) stays on
+ * the felt, whose edge is an ellipse of radii 50% and 45% with straight sides. */
 function ovalPosition(index, count) {
   const angle = Math.PI / 2 + (2 * Math.PI * index) / count;
-  return { "--x": `${50 + 38 * Math.cos(angle)}%`, "--y": `${50 + 36 * Math.sin(angle)}%` };
+  return { "--x": `${50 + 36 * Math.cos(angle)}%`, "--y": `${50 + 33 * Math.sin(angle)}%` };
 }
 
 /**
@@ -195,7 +196,8 @@ export function seatList(table, { you = null, skipYou = false, empty = false, no
       !acting && last && !seat.folded ? h("div", { class: "seat-last" }, last) : null,
       acting && table.timer && table.timer.seat === seat.seat ? timerBar(table, now) : null));
   });
-  return h("ul", { class: "seats", "aria-label": t("web.host.seats") }, items);
+  return h("ul", { class: "seats", "aria-label": t("web.host.seats"),
+                  style: { "--seat-w": count > 6 ? "16%" : "19%" } }, items);
 }
 
 // --- timer -------------------------------------------------------------------------------------
