@@ -40,6 +40,11 @@ class HandLog:
         self._raised = False
         self.extend(events)
 
+    @property
+    def shown(self) -> int:
+        """How many hands the showdown showed so far (mucks not counted)."""
+        return sum(1 for _seat, cards in self.shows if cards is not None)
+
     def extend(self, events: Iterable[ev.Event]) -> None:
         """Add what *events* show publicly (private cards are never logged)."""
         for event in events:

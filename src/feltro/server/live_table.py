@@ -335,7 +335,8 @@ class LiveTable:
         self.timer.follow(now, key=seated.turn_key, over=series.is_over,
                           hands_dealt=series.hand_number,
                           to_act_connected=to_act is not None and self.connected[to_act] > 0,
-                          fresh_deal_delay=fresh_deal_delay)
+                          fresh_deal_delay=fresh_deal_delay,
+                          shown=self.hand_log.shown if self.hand_log is not None else 0)
 
     def note_connections(self, seat: int, count: int) -> None:
         """The room tells how many connections *seat* has; a drop during its turn earns the

@@ -4,12 +4,13 @@
 
 import { boot, connect } from "./boot.js";
 import { fragmentToken, tableIdFromPath, tokens } from "./net.js";
-import { t, lang } from "./i18n.js";
+import { t } from "./i18n.js";
 import {
   $, h, boardView, errorText, logView, potsView, seatList,
   botLabel, ordinal, qrImage, standingsView, stopText, toast,
 } from "./ui.js";
 import { resultsView } from "./results.js";
+import { renderNightOver } from "./lasthand.js";
 
 const app = { tableId: tableIdFromPath(), link: null, state: null, built: false, resultsFor: null };
 
@@ -54,15 +55,13 @@ function render() {
   document.title = `${t("web.host.title", { table: table.name })} · feltro`;
   $("#title").textContent = t("web.host.title", { table: table.name });
   if (table.status === "over") {
-    if (app.resultsFor !== lang()) {
-      app.resultsFor = lang();
-      app.built = false;
-      const seatToken = tokens.get("seat", app.tableId);
-      const mySeat = table.seats.find((s) => s.host)?.seat ?? null;
-      $("#main").replaceChildren(resultsView(table, { tableId: app.tableId, seat: mySeat, token: seatToken }));
-    }
+    app.built = false;
+    const seatToken = tokens.get("seat", app.tableId);
+    const mySeat = table.seats.find((s) => s.host)?.seat ?? null;
+    renderNightOver(app, table, $("#main"), () => resultsView(table, { tableId: app.tableId, seat: mySeat, token: seatToken }));
     return;
   }
+  app.sawPlay = table.status !== "lobby";
   if (!app.built) {
     $("#main").replaceChildren(skeleton(you));
     app.built = true;

@@ -2,13 +2,14 @@
 
 import { boot, connect } from "./boot.js";
 import { fragmentToken, tableIdFromPath, tokens, newId } from "./net.js";
-import { t, lang } from "./i18n.js";
+import { t } from "./i18n.js";
 import {
   $, h, announce, announceLog, boardView, card, cardsText, errorText, logView,
   potsView, refusalWords, seatList, seatOf, showNet, showdownView,
   standingsView, stopText, timerBar, toast, nameOf,
 } from "./ui.js";
 import { resultsView } from "./results.js";
+import { renderNightOver } from "./lasthand.js";
 import { CONTRIBUTE_ID, badCards, contributeIfDue, forgetSent } from "./fairclient.js";
 
 const app = {
@@ -102,13 +103,11 @@ function render() {
     return;
   }
   if (table.status === "over") {
-    if (app.resultsFor !== lang()) {
-      app.resultsFor = lang();
-      main.replaceChildren(resultsView(table, { seat: you.seat, token: app.token, tableId: app.tableId }));
-    }
+    renderNightOver(app, table, main, () => resultsView(table, { seat: you.seat, token: app.token, tableId: app.tableId }));
     return;
   }
   app.resultsFor = null;
+  app.sawPlay = true;
   if (!$("#game", main)) main.replaceChildren(gameSkeleton());
   const now = app.link.now();
   $("#hand-info").textContent = handInfo(table);

@@ -4,12 +4,13 @@
 
 import { boot, connect } from "./boot.js";
 import { tableIdFromPath } from "./net.js";
-import { t, lang } from "./i18n.js";
+import { t } from "./i18n.js";
 import {
   $, h, actionText, announceLog, boardView, logLine, nameOf,
   potsView, qrImage, seatList, showdownView, standingsView, stopText,
 } from "./ui.js";
 import { resultsView } from "./results.js";
+import { renderNightOver } from "./lasthand.js";
 
 const app = { tableId: tableIdFromPath(), link: null, state: null, heard: { hand: 0, log: 0 }, resultsFor: null };
 
@@ -46,13 +47,11 @@ function render() {
   $("#title").textContent = table.name;
   const main = $("#main");
   if (table.status === "over") {
-    if (app.resultsFor !== lang()) {
-      app.resultsFor = lang();
-      main.replaceChildren(resultsView(table, { tableId: app.tableId }));
-    }
+    renderNightOver(app, table, main, () => resultsView(table, { tableId: app.tableId }));
     return;
   }
   app.resultsFor = null;
+  app.sawPlay = true;
   const now = app.link.now();
   const hand = table.hand;
   const info = [];
