@@ -10,6 +10,7 @@ import {
 } from "./ui.js";
 import { resultsView } from "./results.js";
 import { renderNightOver } from "./lasthand.js";
+import { turnNotice, turnTitle } from "./turnnotice.js";
 import { CONTRIBUTE_ID, badCards, contributeIfDue, forgetSent } from "./fairclient.js";
 
 const app = {
@@ -94,7 +95,7 @@ function render() {
   const state = app.state;
   if (!state) return;
   const { table, you } = state;
-  document.title = `${table.name} · feltro`;
+  document.title = turnTitle(`${table.name} · feltro`, Boolean(myLegal()));
   $("#title").textContent = table.name;
   const main = $("#main");
   main.dataset.status = table.status;
@@ -347,7 +348,10 @@ function renderActions(force) {
     app.setAmount = null;
     app.focusAmount = null;
   }
-  const refusals = Object.values(legal.refusal_details || {});
+  // Why a raise is not offered (B7, B8, B10) is news; that a check is not, every time a bet
+  // is owed, is not: the Call button already says what is owed (B3).
+  const refusals = Object.entries(legal.refusal_details || {}).filter(([kind]) => kind !== "check")
+    .map(([, refusal]) => refusal);
   if (refusals.length) {
     parts.push(h("ul", { class: "refusals" }, refusals.map((refusal) => h("li", {}, refusalWords(refusal)))));
   }
@@ -358,8 +362,9 @@ function renderActions(force) {
       options: legal.check ? t("web.announce.options_check") : t("web.announce.options_call", { n: legal.call }),
     }), { urgent: true });
     if (window.matchMedia("(hover: hover)").matches) panel.querySelector("button.act")?.focus();
-    if (navigator.vibrate && navigator.userActivation?.hasBeenActive) navigator.vibrate(80);
+    turnNotice();
   }
+  if (newTurn) panel.scrollIntoView({ block: "nearest" });
 }
 
 function act(action, to) {

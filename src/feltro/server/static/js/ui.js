@@ -413,7 +413,7 @@ export function announceLog(heard, table, {
 
 // --- preferences and the settings dialog -------------------------------------------------------
 
-const PREFS = ["four-colour", "high-contrast"];
+const PREFS = ["four-colour", "high-contrast", "turn-sound"];
 
 export function applyPrefs() {
   for (const pref of PREFS) {
@@ -493,6 +493,8 @@ export function mountChrome({ skipTo = "main" } = {}) {
       h("label", { for: "pref-four-colour", "data-i18n": "web.prefs.four_colour" })),
     h("p", {}, h("input", { type: "checkbox", id: "pref-high-contrast" }), " ",
       h("label", { for: "pref-high-contrast", "data-i18n": "web.prefs.contrast" })),
+    h("p", {}, h("input", { type: "checkbox", id: "pref-turn-sound" }), " ",
+      h("label", { for: "pref-turn-sound", "data-i18n": "web.prefs.turn.sound" })),
     h("h3", { "data-i18n": "web.prefs.keys" }),
     h("p", { "data-i18n": "web.act.keys" }),
     h("p", {}, h("button", { type: "button", id: "settings-close", "data-i18n": "web.prefs.close" })));
