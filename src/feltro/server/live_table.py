@@ -286,7 +286,7 @@ class LiveTable:
                 away = self.lobby.seats[seat].timeouts + 1 >= TIMEOUTS_TO_AWAY
                 self.log("timeout", {"seat": seat, "hand": hand_no, "turn": turn,
                                       "away": away and not self.lobby.seats[seat].away})
-            self.log_public(seated.play_default(seat))
+            self.log_public(seated.play_default(seat), timeout=due == "timeout")
         self.follow_series(now)
         return True
 
@@ -322,10 +322,11 @@ class LiveTable:
         if hand is not None and seating is not None:
             self.hand_log = HandLog(seating.order, hand.events)
 
-    def log_public(self, events: tuple[Event, ...]) -> None:
-        """Events the series returned go on the public log."""
+    def log_public(self, events: tuple[Event, ...], *, timeout: bool = False) -> None:
+        """Events the series returned go on the public log (*timeout*: played for a player
+        whose time ran out)."""
         if self.hand_log is not None:
-            self.hand_log.extend(events)
+            self.hand_log.extend(events, timeout=timeout)
 
     def follow_series(self, now: float, *, fresh_deal_delay: bool = False) -> None:
         """Let the clock follow the series (a new turn, a hand's end, the series' end)."""

@@ -193,7 +193,7 @@ export function seatList(table, { you = null, skipYou = false, empty = false, no
       shown,
       status.length ? h("div", { class: "seat-status" }, status.join(" · ")) : null,
       acting ? h("div", { class: "seat-status acting" }, t("web.seat.to_act")) : null,
-      !acting && last && !seat.folded ? h("div", { class: "seat-last" }, last) : null,
+      !acting && last && (!seat.folded || seat.last_action.timeout) ? h("div", { class: "seat-last" }, last) : null,
       acting && table.timer && table.timer.seat === seat.seat ? timerBar(table, now) : null));
   });
   return h("ul", { class: "seats", "aria-label": t("web.host.seats"),
@@ -283,6 +283,7 @@ export function potsView(table) {
 export function actionText(table, entry) {
   const name = nameOf(table, entry.seat);
   const allIn = entry.all_in ? "_all_in" : "";
+  if (entry.timeout) return entry.action === "check" ? t("log.timeout.checks", { name }) : t("log.timeout.folds", { name });
   switch (entry.action) {
     case "fold": return t("log.folds", { name });
     case "check": return t("log.checks", { name });
