@@ -278,6 +278,10 @@ class Lobby:
         seat.token_hash = None
         self._reindex()
 
+    def _on_reissued(self, body: Mapping[str, Any]) -> None:
+        self.seats[body["seat"]].token_hash = body["token_hash"]
+        self._reindex()
+
     def _on_host_passed(self, body: Mapping[str, Any]) -> None:
         self.host_hash, self.host_seat = None, body["seat"]
         self._reindex()
@@ -323,6 +327,7 @@ SEAT_RECORDS: Final[dict[str, Callable[[Lobby, Mapping[str, Any]], None]]] = {
     "bot_added": Lobby._on_bot_added,
     "freed": Lobby._on_freed,
     "removed": Lobby._on_removed,
+    "reissued": Lobby._on_reissued,
     "host_passed": Lobby._on_host_passed,
     "away": Lobby._on_away,
     "back": Lobby._on_back,

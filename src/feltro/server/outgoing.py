@@ -33,6 +33,7 @@ __all__ = [
     "PotOut",
     "RefusalOut",
     "RequestOut",
+    "SeatLinkOut",
     "SeatOut",
     "SeatRequestOut",
     "SeriesEnd",
@@ -74,6 +75,16 @@ class SeatRequestOut(_Out):
     token: str | None = None
     """Only in the first answer to ``join``, only to the connection that asked: keep it."""
     ref: str | None = None
+
+
+class SeatLinkOut(_Out):
+    """The answer to the host's ``reissue_seat``, to the host's connection only: the seat's new
+    token (the old one no longer works)."""
+
+    type: Literal["seat_link"]
+    ref: str | None
+    seat: int
+    token: str
 
 
 class AckOut(_Out):
@@ -344,7 +355,7 @@ class StateOut(_Out):
 
 
 ServerMessage = Annotated[
-    WelcomeOut | SeatRequestOut | AckOut | ErrorOut | PongOut | ByeOut | StateOut,
+    WelcomeOut | SeatRequestOut | SeatLinkOut | AckOut | ErrorOut | PongOut | ByeOut | StateOut,
     Field(discriminator="type"),
 ]
 SERVER_MESSAGE = TypeAdapter[Any](ServerMessage)

@@ -301,6 +301,14 @@ class RemovePlayer(_In):
     seat: Seat
 
 
+class ReissueSeat(_In):
+    """Host: a new link for a seated player (the old one stops working); answered with a
+    ``seat_link`` frame to the host only."""
+
+    type: Literal["reissue_seat"]
+    seat: Seat
+
+
 class MarkAway(_In):
     """Host: mark a player away."""
 
@@ -342,11 +350,13 @@ class EndSeries(_In):
 ClientMessage = Annotated[
     Hello | SetLang | Join | Act | Contribute | StepAway | ComeBack | Ping | Accept | Refuse
     | AddBot
-    | RemoveBot | RemovePlayer | MarkAway | PassHost | Start | Pause | Resume | EndSeries,
+    | RemoveBot | RemovePlayer | ReissueSeat | MarkAway | PassHost | Start | Pause | Resume
+    | EndSeries,
     Field(discriminator="type"),
 ]
 HOST_TYPES: Final = frozenset({"accept", "refuse", "add_bot", "remove_bot", "remove_player",
-                               "mark_away", "pass_host", "start", "pause", "resume", "end"})
+                               "reissue_seat", "mark_away", "pass_host", "start", "pause",
+                               "resume", "end"})
 CLIENT_TYPES: Final = HOST_TYPES | {"hello", "set_lang", "join", "act", "contribute", "away",
                                     "back", "ping"}
 

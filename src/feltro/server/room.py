@@ -32,6 +32,7 @@ from feltro.server.live_table import LiveTable
 from feltro.server.problems import problem_text
 from feltro.server.protocol import ErrorCode, ProtocolError, error_frame, guess_ref
 from feltro.server.recovery import StorageRetry
+from feltro.server.seat_links import reissue_seat
 from feltro.server.security import hash_token
 from feltro.server.snapshot import TableSnapshot
 from feltro.server.views import state_text
@@ -262,6 +263,14 @@ class Room:
         conn.push(dumps({"type": "ack", "ref": getattr(message, "id", None)}))
         return True
 
+    async def _reissue(self, conn: Connection, message: p.ReissueSeat, now: float) -> bool:
+        if not self.table.lobby.is_host(conn.identity):
+            raise ProtocolError(ErrorCode.NOT_HOST, "only the host may do that")
+        token = await self.write(reissue_seat, self.table, message.seat)
+        conn.push(dumps({"type": "seat_link", "ref": message.id, "seat": message.seat,
+                         "token": token}))
+        return True
+
     def _own_seat(self, conn: Connection, claimed: int | None) -> int:
         seat = conn.seat
         if seat is None or conn.identity is None or conn.identity.role != "player":
@@ -461,6 +470,7 @@ _HANDLERS: Final[dict[type[BaseModel], Handler]] = {
     p.Contribute: Room._contribute,
     p.StepAway: Room._step_away,
     p.ComeBack: Room._come_back,
+    p.ReissueSeat: Room._reissue,
 }
 """Message type -> its handler; every other type is a host command (:data:`_HOST_STEPS`)."""
 

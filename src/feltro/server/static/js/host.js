@@ -12,6 +12,9 @@ import {
 import { resultsView } from "./results.js";
 import { renderNightOver } from "./lasthand.js";
 
+// Bots added from the host page play a sensible game unless the host picks another level.
+const DEFAULT_BOT = "tag";
+
 const app = { tableId: tableIdFromPath(), link: null, state: null, built: false, resultsFor: null };
 
 async function main() {
@@ -36,6 +39,9 @@ async function main() {
 function onMessage(msg) {
   if (msg.type === "seat_request" && msg.token) {
     tokens.set("seat", app.tableId, msg.token);
+    render();
+  } else if (msg.type === "seat_link") {
+    app.seatLink = { seat: msg.seat, url: `${location.origin}/play/${encodeURIComponent(app.tableId)}#${encodeURIComponent(msg.token)}` };
     render();
   } else if (msg.type === "error") {
     toast(errorText(msg), { urgent: true });
@@ -72,9 +78,11 @@ function render() {
   $("#requests").replaceChildren(...requestParts(you));
   $("#seat-admin").replaceChildren(seatAdmin(table));
   $("#bot-box").hidden = table.status !== "lobby";
+  for (const el of document.querySelectorAll(".share .invite-only")) el.hidden = table.status !== "lobby";
   const kinds = $("#bot-kind");
   if (kinds && kinds.options.length !== (you.bots || []).length) {
-    kinds.replaceChildren(...(you.bots || []).map((kind) => h("option", { value: kind }, kind)));
+    kinds.replaceChildren(...(you.bots || []).map((kind) => h("option", { value: kind }, botLevel(kind))));
+    if ((you.bots || []).includes(DEFAULT_BOT)) kinds.value = DEFAULT_BOT;
   }
   renderPlayToo(table);
   $("#overview").replaceChildren(
@@ -109,8 +117,8 @@ function skeleton() {
       h("p", { class: "quiet" }, t("web.host.no_secret"))),
     h("section", { class: "panel share", "aria-labelledby": "share-title" },
       h("h2", { id: "share-title" }, t("web.host.share")),
-      h("p", {}, t("web.host.share_hint")),
-      qrImage(app.tableId),
+      h("p", { class: "invite-only" }, t("web.host.share_hint")),
+      h("div", { class: "invite-only" }, qrImage(app.tableId)),
       h("p", { class: "link-row" }, linkBox,
         h("button", { type: "button", onclick: () => copy(joinUrl, linkBox) }, t("web.host.copy"))),
       h("p", {}, h("a", { href: tableUrl, target: "_blank", rel: "noopener" }, t("web.host.table_screen")))),
@@ -201,6 +209,11 @@ function seatAdmin(table) {
         send({ type: seat.bot ? "remove_bot" : "remove_player", seat: seat.seat }) },
         t("web.host.remove"), h("span", { class: "sr-only" }, ` ${seat.name}`)));
     }
+    if ((lobby || playing) && !seat.bot && !seat.host && !seat.removed && !seat.out) {
+      actions.push(h("button", { type: "button", class: "small", "data-reissue": seat.seat,
+        onclick: () => send({ type: "reissue_seat", seat: seat.seat }) },
+        t("web.host.link.new"), h("span", { class: "sr-only" }, ` ${seat.name}`)));
+    }
     if (playing && !seat.bot && !seat.away && !seat.removed && !seat.out) {
       actions.push(h("button", { type: "button", class: "small", onclick: () => send({ type: "mark_away", seat: seat.seat }) },
         t("web.host.mark_away"), h("span", { class: "sr-only" }, ` ${seat.name}`)));
@@ -208,8 +221,24 @@ function seatAdmin(table) {
     return h("li", { "data-seat": seat.seat },
       h("span", {}, `${t("web.seat.number", { n: seat.seat })}: `, h("strong", {}, seat.name)),
       words.length ? h("span", { class: "seat-status" }, ` — ${words.join(" · ")}`) : null,
-      h("span", { class: "seat-stack" }, ` · ${seat.stack ?? ""}`), " ", actions);
+      h("span", { class: "seat-stack" }, ` · ${seat.stack ?? ""}`), " ", actions,
+      app.seatLink?.seat === seat.seat && !seat.removed ? seatLinkBox(seat) : null);
   }));
+}
+
+/** The seat's new link (issue 23), to send to its player: the old one no longer works. */
+function seatLinkBox(seat) {
+  const url = app.seatLink.url;
+  const box = h("input", { readonly: true, value: url, id: `seat-link-${seat.seat}`, "aria-label": t("web.host.link.label", { name: seat.name }) });
+  return h("div", { class: "seat-link" },
+    h("p", {}, t("web.host.link.hint", { name: seat.name })),
+    h("p", { class: "link-row" }, box, h("button", { type: "button", onclick: () => copy(url, box) }, t("web.host.copy"))));
+}
+
+/** A bot level's name for the menu ("calling station"); the kind itself if it has none. */
+function botLevel(kind) {
+  const name = t(`bot.level.${kind}`);
+  return name === `bot.level.${kind}` ? kind : name;
 }
 
 function renderPlayToo(table) {

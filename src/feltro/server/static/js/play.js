@@ -11,6 +11,7 @@ import {
 import { resultsView } from "./results.js";
 import { renderNightOver } from "./lasthand.js";
 import { turnNotice, turnTitle } from "./turnnotice.js";
+import { seatGoneView } from "./seatgone.js";
 import { CONTRIBUTE_ID, badCards, contributeIfDue, forgetSent } from "./fairclient.js";
 
 const app = {
@@ -49,7 +50,12 @@ async function main() {
     onState: (msg) => { render(); checkFairness(msg); },
     onStatus: (status, detail) => {
       showNet(status, detail);
-      if (status === "gone" && detail === "bad_token") tokens.remove("seat", app.tableId);
+      if (status === "gone" && (detail === "bad_token" || detail === "revoked")) {
+        tokens.remove("seat", app.tableId);
+        app.gone = true;
+        $("#main").replaceChildren(seatGoneView(app.tableId));
+        return;
+      }
       renderActions(true);
     },
   });
@@ -93,7 +99,7 @@ function checkFairness(state) {
 
 function render() {
   const state = app.state;
-  if (!state) return;
+  if (!state || app.gone) return;
   const { table, you } = state;
   document.title = turnTitle(`${table.name} · feltro`, Boolean(myLegal()));
   $("#title").textContent = table.name;
