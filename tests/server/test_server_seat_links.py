@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from srvkit import Harness, harness_at, seat_table
+from srvkit import Harness, Phone, drive, harness_at, passive, seat_table
 
 
 def test_reissued_link_works_and_the_old_one_does_not(harness: Harness) -> None:
@@ -55,3 +55,44 @@ def test_reissued_link_survives_a_restart(tmp_path: Path) -> None:
         table_id = created["table_id"]
         assert again.phone(table_id).hello("player", old)["code"] == "bad_token"
         assert again.phone(table_id).hello("player", new)["type"] == "welcome"
+
+
+def _in_a_hand(host: Phone) -> None:
+    host.until(lambda f: f["type"] == "state" and f["table"]["hand"] is not None
+               and not f["table"]["hand"]["over"])
+
+
+def test_remove_can_be_undone_until_the_next_hand(harness: Harness) -> None:
+    created, host, players = seat_table(harness, ["Ana", "Bruno", "Carla"])
+    table_id = created["table_id"]
+    token = players[3].token
+    _in_a_hand(host)
+    host.send(type="remove_player", seat=3, id="rm")
+    assert host.reply("rm")["type"] == "ack"
+    assert players[3].until_type("bye")["code"] == "revoked"
+    seat = host.until(lambda f: f["type"] == "state"
+                      and f["table"]["seats"][2]["removed"])["table"]["seats"][2]
+    assert seat["restorable"] is True
+    host.send(type="restore_seat", seat=3, id="undo")
+    assert host.reply("undo")["type"] == "ack"
+    back = host.until(lambda f: f["type"] == "state" and not f["table"]["seats"][2]["removed"])
+    assert back["table"]["seats"][2]["away"] is False
+    # The player's own link works again.
+    assert harness.phone(table_id).hello("player", token)["type"] == "welcome"
+
+
+def test_remove_stays_once_another_hand_is_dealt(harness: Harness) -> None:
+    _created, host, players = seat_table(harness, ["Ana", "Bruno", "Carla"])
+    _in_a_hand(host)
+    host.send(type="remove_player", seat=3, id="rm")
+    assert host.reply("rm")["type"] == "ack"
+    first = host.until(lambda f: f["type"] == "state" and f["table"]["seats"][2]["removed"])
+    number = first["table"]["hand"]["number"]
+    drive(host, {1: players[1], 2: players[2]}, passive,
+          lambda f: (f["table"]["hand"] or {}).get("number", 0) > number)
+    later = [f for f in host.frames if f["type"] == "state"][-1]
+    assert later["table"]["seats"][2]["restorable"] is False
+    host.send(type="restore_seat", seat=3, id="undo")
+    assert host.reply("undo")["code"] == "not_now"
+    host.send(type="restore_seat", seat=1, id="not-removed")
+    assert host.reply("not-removed")["code"] == "wrong_seat"

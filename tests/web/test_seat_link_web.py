@@ -54,3 +54,45 @@ def test_reissued_link_works_and_the_old_one_does_not(chromium: Any, server: Ser
     assert stale.locator(".hole .card").count() == 0
     bruno.close()
     context.close()
+
+
+def test_remove_asks_first_and_can_be_undone(chromium: Any, server: Server) -> None:
+    # A long pause between hands: the undo must come before the next deal.
+    table = server.create_table(seats=3, stack=200, between_hands_seconds=8)
+    host, _frames, _errors = host_page(chromium, server, table)
+    host.fill("#bot-name", "Robo")
+    host.click("#bot-form button[type=submit]")
+    host.locator(".admin-seats strong", has_text="Robo").wait_for()
+    phones = [join(chromium, server, table, name) for name in ("Bruno", "Carla")]
+    seat_players(host, ["Bruno", "Carla"])
+    start_game(host)
+    carla = phones[1].page
+    carla.wait_for_selector(".hole .card[data-card]")
+    seat = host.locator(".admin-seats li", has_text="Carla").get_attribute("data-seat")
+    asked: list[str] = []
+
+    # "Cancel": nothing happens.
+    def cancel(dialog: Any) -> None:
+        asked.append(dialog.message)
+        dialog.dismiss()
+
+    host.once("dialog", cancel)
+    host.click(f"[data-remove='{seat}']")
+    host.wait_for_timeout(500)
+    assert asked
+    assert "Carla" in asked[0]
+    assert "undo" in asked[0]
+    assert carla.locator("#seat-gone").count() == 0
+
+    # "OK": removed, the phone says so; then the host undoes it and Carla plays on.
+    host.once("dialog", lambda dialog: dialog.accept())
+    host.click(f"[data-remove='{seat}']")
+    carla.wait_for_selector("#seat-gone")
+    host.click(f"[data-restore='{seat}']")
+    host.locator(f"[data-restore='{seat}']").wait_for(state="detached")
+    assert "Removed" not in host.locator(f".admin-seats li[data-seat='{seat}']").inner_text()
+    carla.click("#seat-retry")
+    carla.wait_for_selector(".hole .card[data-card], .me")
+    assert carla.locator("#seat-gone").count() == 0
+    for phone in phones:
+        phone.close()

@@ -460,7 +460,7 @@ class LiveTable:
         self._require_play()
         if state.removed:
             raise ProtocolError(ErrorCode.WRONG_SEAT, f"seat {seat} is already removed")
-        self.log("removed", {"seat": seat})
+        self.log("removed", {"seat": seat, "hand": self._store().series.hand_number})
 
     def pass_host(self, seat: int) -> None:
         """:meth:`Lobby.pass_host <feltro.server.lobby.Lobby.pass_host>`.

@@ -151,6 +151,7 @@ class SeatOut(_Out):
     place: int | None = None
     away: bool = False
     removed: bool = False
+    restorable: bool = False
     connected: bool = False
     host: bool = False
     button: bool = False

@@ -309,6 +309,13 @@ class ReissueSeat(_In):
     seat: Seat
 
 
+class RestoreSeat(_In):
+    """Host: undo the removal of a seat, until the next hand is dealt."""
+
+    type: Literal["restore_seat"]
+    seat: Seat
+
+
 class MarkAway(_In):
     """Host: mark a player away."""
 
@@ -350,13 +357,13 @@ class EndSeries(_In):
 ClientMessage = Annotated[
     Hello | SetLang | Join | Act | Contribute | StepAway | ComeBack | Ping | Accept | Refuse
     | AddBot
-    | RemoveBot | RemovePlayer | ReissueSeat | MarkAway | PassHost | Start | Pause | Resume
-    | EndSeries,
+    | RemoveBot | RemovePlayer | ReissueSeat | RestoreSeat | MarkAway | PassHost | Start | Pause
+    | Resume | EndSeries,
     Field(discriminator="type"),
 ]
 HOST_TYPES: Final = frozenset({"accept", "refuse", "add_bot", "remove_bot", "remove_player",
-                               "reissue_seat", "mark_away", "pass_host", "start", "pause",
-                               "resume", "end"})
+                               "reissue_seat", "restore_seat", "mark_away", "pass_host",
+                               "start", "pause", "resume", "end"})
 CLIENT_TYPES: Final = HOST_TYPES | {"hello", "set_lang", "join", "act", "contribute", "away",
                                     "back", "ping"}
 

@@ -32,7 +32,7 @@ from feltro.server.live_table import LiveTable
 from feltro.server.problems import problem_text
 from feltro.server.protocol import ErrorCode, ProtocolError, error_frame, guess_ref
 from feltro.server.recovery import StorageRetry
-from feltro.server.seat_links import reissue_seat
+from feltro.server.seat_links import reissue_seat, restore_seat
 from feltro.server.security import hash_token
 from feltro.server.snapshot import TableSnapshot
 from feltro.server.views import state_text
@@ -480,6 +480,7 @@ _HOST_STEPS: Final[dict[type[BaseModel], Callable[[LiveTable, Any, float], objec
     p.AddBot: lambda table, m, now: table.add_bot(m.kind, m.seat, m.name),
     p.RemoveBot: lambda table, m, now: table.remove(m.seat, bot=True),
     p.RemovePlayer: lambda table, m, now: table.remove(m.seat, bot=False),
+    p.RestoreSeat: lambda table, m, now: restore_seat(table, m.seat),
     p.MarkAway: lambda table, m, now: table.mark_away(m.seat, "host"),
     p.PassHost: lambda table, m, now: table.pass_host(m.seat),
     p.Start: lambda table, m, now: table.start(now),

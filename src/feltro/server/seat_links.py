@@ -13,7 +13,30 @@ from feltro.server.security import hash_token, new_token
 if TYPE_CHECKING:
     from feltro.server.live_table import LiveTable
 
-__all__ = ["reissue_seat"]
+__all__ = ["reissue_seat", "restorable", "restore_seat"]
+
+
+def restorable(table: LiveTable, seat: int) -> bool:
+    """Whether the host may still undo *seat*'s removal: no hand was dealt since."""
+    state = table.lobby.seats.get(seat)
+    return (state is not None and state.removed and state.removed_hand is not None
+            and table.store is not None and not table.is_over
+            and table.store.series.hand_number == state.removed_hand)
+
+
+def restore_seat(table: LiveTable, seat: int) -> None:
+    """Undo the host's removal of *seat* (its player's link works again), until the next
+    hand is dealt.
+
+    :raises ProtocolError: ``wrong_seat`` (not a removed seat), ``not_now`` (a hand was dealt
+        since, or the series is over).
+    """
+    state = table.lobby.occupied(seat)
+    if not state.removed:
+        raise ProtocolError(ErrorCode.WRONG_SEAT, f"seat {seat} is not removed")
+    if not restorable(table, seat):
+        raise ProtocolError(ErrorCode.NOT_NOW, "a hand was dealt since the removal: it stays")
+    table.log("restored", {"seat": seat})
 
 
 def reissue_seat(table: LiveTable, seat: int) -> str:

@@ -205,9 +205,18 @@ function seatAdmin(table) {
     if (seat.out) words.push(t("web.seat.out", { place: ordinal(seat.place) }));
     const actions = [];
     if (!seat.host && !seat.removed && !seat.out && (lobby || playing)) {
-      actions.push(h("button", { type: "button", class: "small", onclick: () =>
-        send({ type: seat.bot ? "remove_bot" : "remove_player", seat: seat.seat }) },
+      actions.push(h("button", { type: "button", class: "small", "data-remove": seat.seat, onclick: () => {
+        // Asked first (issue 23): a removal during play can be undone only until the next hand.
+        if (lobby || window.confirm(t("web.host.undo.confirm", { name: seat.name }))) {
+          send({ type: seat.bot ? "remove_bot" : "remove_player", seat: seat.seat });
+        }
+      } },
         t("web.host.remove"), h("span", { class: "sr-only" }, ` ${seat.name}`)));
+    }
+    if (playing && seat.restorable) {
+      actions.push(h("button", { type: "button", class: "small", "data-restore": seat.seat,
+        onclick: () => send({ type: "restore_seat", seat: seat.seat }) },
+        t("web.host.undo.restore"), h("span", { class: "sr-only" }, ` ${seat.name}`)));
     }
     if ((lobby || playing) && !seat.bot && !seat.host && !seat.removed && !seat.out) {
       actions.push(h("button", { type: "button", class: "small", "data-reissue": seat.seat,

@@ -51,7 +51,8 @@ async function main() {
     onStatus: (status, detail) => {
       showNet(status, detail);
       if (status === "gone" && (detail === "bad_token" || detail === "revoked")) {
-        tokens.remove("seat", app.tableId);
+        // A revoked seat keeps its link on the device: the host may undo the removal.
+        if (detail === "bad_token") tokens.remove("seat", app.tableId);
         app.gone = true;
         $("#main").replaceChildren(seatGoneView(app.tableId));
         return;

@@ -8,5 +8,7 @@ export function seatGoneView(tableId) {
   return h("section", { class: "panel seat-gone", id: "seat-gone", "aria-labelledby": "seat-gone-title" },
     h("h2", { id: "seat-gone-title" }, t("web.gone.title")),
     h("p", {}, t("web.gone.revoked")),
-    h("p", {}, h("a", { class: "button", href: `/table/${encodeURIComponent(tableId)}` }, t("web.gone.watch"))));
+    h("p", { class: "controls" },
+      h("button", { type: "button", id: "seat-retry", onclick: () => location.reload() }, t("web.gone.retry")),
+      h("a", { class: "button", href: `/table/${encodeURIComponent(tableId)}` }, t("web.gone.watch"))));
 }
