@@ -12,6 +12,7 @@ import { resultsView } from "./results.js";
 import { renderNightOver } from "./lasthand.js";
 import { turnNotice, turnTitle } from "./turnnotice.js";
 import { seatGoneView } from "./seatgone.js";
+import { reviewView } from "./review.js";
 import { CONTRIBUTE_ID, badCards, contributeIfDue, forgetSent } from "./fairclient.js";
 
 const app = {
@@ -145,7 +146,11 @@ function gameSkeleton() {
       h("details", { id: "log-box", class: "box", open: window.innerWidth >= 900 },
         h("summary", {}, t("web.tabs.log")), h("div", { id: "log" })),
       h("details", { id: "standings-box", class: "box", open: window.innerWidth >= 900 },
-        h("summary", {}, t("web.tabs.standings")), h("div", { id: "standings" }))));
+        h("summary", {}, t("web.tabs.standings")), h("div", { id: "standings" })),
+      // The earlier hands, loaded each time the box is opened (issue 23).
+      h("details", { id: "review-box", class: "box", ontoggle: (event) => {
+        if (event.target.open) $("#review-slot").replaceChildren(reviewView(app.tableId, { token: app.token }));
+      } }, h("summary", {}, t("web.review.title")), h("div", { id: "review-slot" }))));
 }
 
 function handInfo(table) {

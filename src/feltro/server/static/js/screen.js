@@ -11,6 +11,7 @@ import {
 } from "./ui.js";
 import { resultsView } from "./results.js";
 import { renderNightOver } from "./lasthand.js";
+import { reviewView } from "./review.js";
 
 const app = { tableId: tableIdFromPath(), link: null, state: null, heard: { hand: 0, log: 0 }, resultsFor: null };
 
@@ -84,8 +85,26 @@ function render() {
         turn ? h("p", { class: "turn" }, turn) : null)),
     h("div", { class: "screen-side" },
       showdown,
-      standingsView(table, now))));
+      standingsView(table, now),
+      reviewBox(table))));
   announceLog(app.heard, table);
+}
+
+/** The earlier hands on the table screen (issue 23): loaded when opened, and again when a
+ *  hand ends while it is open; the same box across re-renders. */
+function reviewBox(table) {
+  if (!app.review) {
+    const box = h("details", { class: "box", id: "review-box", ontoggle: () => {
+      if (box.open) box.querySelector(".review-slot").replaceChildren(reviewView(app.tableId));
+    } }, h("summary", {}, t("web.review.title")), h("div", { class: "review-slot" }));
+    app.review = { hands: table.hands_played, box };
+  }
+  const review = app.review;
+  if (review.hands !== table.hands_played) {
+    review.hands = table.hands_played;
+    if (review.box.open) review.box.querySelector(".review-slot").replaceChildren(reviewView(app.tableId));
+  }
+  return review.box;
 }
 
 main();
