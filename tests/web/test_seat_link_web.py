@@ -31,6 +31,9 @@ def test_reissued_link_works_and_the_old_one_does_not(chromium: Any, server: Ser
     new_url = host.locator(".seat-link input").input_value()
     assert f"/play/{table['table_id']}#" in new_url
     assert new_url != old_url
+    qr = host.locator(".seat-link img.qr")
+    qr.wait_for()
+    host.wait_for_function("() => document.querySelector('.seat-link img.qr').naturalWidth > 0")
     shot(host, "host-new-seat-link-1280x800")
 
     # The phone with the old link: a clean page that says what happened, no frozen table.

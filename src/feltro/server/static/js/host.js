@@ -237,11 +237,18 @@ function seatAdmin(table) {
 
 /** The seat's new link (issue 23), to send to its player: the old one no longer works. */
 function seatLinkBox(seat) {
+  // Built once per new link: the seat list is redrawn at every state, the QR fetched once.
+  if (!app.seatLink.box) app.seatLink.box = buildSeatLinkBox(seat);
+  return app.seatLink.box;
+}
+
+function buildSeatLinkBox(seat) {
   const url = app.seatLink.url;
   const box = h("input", { readonly: true, value: url, id: `seat-link-${seat.seat}`, "aria-label": t("web.host.link.label", { name: seat.name }) });
   return h("div", { class: "seat-link" },
     h("p", {}, t("web.host.link.hint", { name: seat.name })),
-    h("p", { class: "link-row" }, box, h("button", { type: "button", onclick: () => copy(url, box) }, t("web.host.copy"))));
+    h("p", { class: "link-row" }, box, h("button", { type: "button", onclick: () => copy(url, box) }, t("web.host.copy"))),
+    qrImage(app.tableId, { size: 180, link: url, alt: t("web.host.link.label", { name: seat.name }) }));
 }
 
 /** A bot level's name for the menu ("calling station"); the kind itself if it has none. */

@@ -537,11 +537,14 @@ export function errorText(msg) {
   return t(`error.${msg.code}`);
 }
 
-/** The join link's QR code as an `<img>`. The SVG is fetched and given its namespace when it
- *  lacks one (an SVG without `xmlns` shows inline but not as an image). */
-export function qrImage(tableId, { size = 200 } = {}) {
-  const img = h("img", { class: "qr", alt: t("web.host.qr_alt"), width: size, height: size });
-  fetch(`/api/tables/${encodeURIComponent(tableId)}/qr.svg`).then((r) => r.text()).then((text) => {
+/** The join link's QR code (or, with *link*, that link's: `POST /api/qr`) as an `<img>`. The
+ *  SVG is fetched and given its namespace when it lacks one (an SVG without `xmlns` shows
+ *  inline but not as an image). */
+export function qrImage(tableId, { size = 200, link = null, alt = null } = {}) {
+  const img = h("img", { class: "qr", alt: alt || t("web.host.qr_alt"), width: size, height: size });
+  const got = link ? fetch("/api/qr", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ text: link }) })
+    : fetch(`/api/tables/${encodeURIComponent(tableId)}/qr.svg`);
+  got.then((r) => r.text()).then((text) => {
     const fixed = /<svg[^>]*xmlns=/.test(text) ? text
       : text.replace("<svg", '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ' + svgSize(text) + '"');
     img.src = URL.createObjectURL(new Blob([fixed], { type: "image/svg+xml" }));
