@@ -65,6 +65,12 @@ def test_last_hand_visible_before_the_results(chromium: Any, server: Server) -> 
     # ... or by themselves after a few seconds (never at once).
     screen.wait_for_selector(".results", timeout=30_000)
     assert time.monotonic() - seen >= 4.0
+    # The chart's words are readable on the phone (issue 23): about 11 px and more, not 6.
+    page.wait_for_selector(".results svg.chart .axis text")
+    heights = page.locator(".results svg.chart text").evaluate_all(
+        "els => els.map(e => e.getBoundingClientRect().height)")
+    assert heights
+    assert min(heights) >= 10, heights
     # The last hand can be seen again from the results.
     assert page.locator("#last-hand").count() == 0
     page.click("#see-last-hand")

@@ -25,6 +25,14 @@ def test_reissued_link_works_and_the_old_one_does_not(chromium: Any, server: Ser
     start_game(host)
     bruno.page.wait_for_selector(".hole .card[data-card]")
     assert not host.locator(".share .qr").is_visible()  # the invite is for the lobby
+    # Mid-hand (blinds posted), the seat list and the standings give the same chips.
+    rows = host.locator("#host-standings tbody tr")
+    rows.nth(1).wait_for()
+    standings = dict(rows.evaluate_all("rows => rows.map(r => [r.children[1].firstChild"
+                                       ".textContent.trim(), r.children[2].textContent.trim()])"))
+    for name in ("Robo", "Bruno"):
+        line = host.locator(".admin-seats li", has_text=name).locator(".seat-stack").inner_text()
+        assert line.strip(" ·") == standings[name], (line, standings)
 
     seat = host.locator(".admin-seats li", has_text="Bruno").get_attribute("data-seat")
     host.click(f"[data-reissue='{seat}']")

@@ -230,9 +230,16 @@ function seatAdmin(table) {
     return h("li", { "data-seat": seat.seat },
       h("span", {}, `${t("web.seat.number", { n: seat.seat })}: `, h("strong", {}, seat.name)),
       words.length ? h("span", { class: "seat-status" }, ` — ${words.join(" · ")}`) : null,
-      h("span", { class: "seat-stack" }, ` · ${seat.stack ?? ""}`), " ", actions,
+      h("span", { class: "seat-stack" }, ` · ${standingStack(table, seat)}`), " ", actions,
       app.seatLink?.seat === seat.seat && !seat.removed ? seatLinkBox(seat) : null);
   }));
+}
+
+/** The seat's chips as the standings count them (before the hand in progress), so that the
+ *  two lists of the host page agree mid-hand (issue 23). */
+function standingStack(table, seat) {
+  const row = (table.standings || []).find((r) => r.seat === seat.seat);
+  return row ? row.stack : seat.stack ?? "";
 }
 
 /** The seat's new link (issue 23), to send to its player: the old one no longer works. */
