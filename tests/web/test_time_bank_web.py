@@ -20,12 +20,14 @@ def test_time_bank_set_on_the_form_and_timeouts_named(chromium: Any, server: Ser
     laptop.fill("#t-seats", "2")
     laptop.fill("#t-timer", "5")
     laptop.fill("#t-bank", "0")
+    assert laptop.locator("#t-reactions").is_checked()
     laptop.click("#create")
     laptop.wait_for_url("**/host/**")
     laptop.wait_for_selector("#net[data-status='online']")
     settings = frames.states()[-1]["table"]["settings"]
     assert (settings["action_seconds"], settings["bank_seconds"], settings["bank_refill_seconds"],
             settings["bank_max_seconds"]) == (5, 0, 0, 0)
+    assert settings["reactions"] is True  # the form's "quick reactions", on by default
     table = {"table_id": laptop.url.split("/host/")[1].split("#")[0]}
 
     laptop.select_option("#bot-kind", "station")

@@ -31,6 +31,7 @@ __all__ = [
     "OutcomeOut",
     "PongOut",
     "PotOut",
+    "ReactionOut",
     "RefusalOut",
     "RequestOut",
     "SeatLinkOut",
@@ -85,6 +86,14 @@ class SeatLinkOut(_Out):
     ref: str | None
     seat: int
     token: str
+
+
+class ReactionOut(_Out):
+    """A seated player's quick reaction, to everybody at the table."""
+
+    type: Literal["reaction"]
+    seat: int
+    emoji: str
 
 
 class AckOut(_Out):
@@ -356,7 +365,8 @@ class StateOut(_Out):
 
 
 ServerMessage = Annotated[
-    WelcomeOut | SeatRequestOut | SeatLinkOut | AckOut | ErrorOut | PongOut | ByeOut | StateOut,
+    WelcomeOut | SeatRequestOut | SeatLinkOut | ReactionOut | AckOut | ErrorOut | PongOut
+    | ByeOut | StateOut,
     Field(discriminator="type"),
 ]
 SERVER_MESSAGE = TypeAdapter[Any](ServerMessage)

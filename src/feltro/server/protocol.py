@@ -242,6 +242,21 @@ class ComeBack(_In):
     type: Literal["back"]
 
 
+REACTIONS: Final = ("👍", "😂", "😮", "😬", "👏", "🔥")
+"""The quick reactions a player may send (issue 23); words for each in ``web.react.*``."""
+
+
+class React(_In):
+    """A seated player's quick reaction, shown on the table screen and the phones (when the
+    table allows them; at most one every :data:`REACTION_GAP_SECONDS` per seat)."""
+
+    type: Literal["react"]
+    emoji: Literal["👍", "😂", "😮", "😬", "👏", "🔥"]
+
+
+REACTION_GAP_SECONDS: Final = 3.0
+
+
 class Contribute(_In):
     """A player's device adds fresh randomness to the next hand's deck (``docs/fairness.md``):
     ``value`` (1..64 bytes as hexadecimal), or first a ``seal`` (the SHA-256 contribution
@@ -355,7 +370,8 @@ class EndSeries(_In):
 
 
 ClientMessage = Annotated[
-    Hello | SetLang | Join | Act | Contribute | StepAway | ComeBack | Ping | Accept | Refuse
+    Hello | SetLang | Join | Act | Contribute | StepAway | ComeBack | React | Ping | Accept
+    | Refuse
     | AddBot
     | RemoveBot | RemovePlayer | ReissueSeat | RestoreSeat | MarkAway | PassHost | Start | Pause
     | Resume | EndSeries,
@@ -365,7 +381,7 @@ HOST_TYPES: Final = frozenset({"accept", "refuse", "add_bot", "remove_bot", "rem
                                "reissue_seat", "restore_seat", "mark_away", "pass_host",
                                "start", "pause", "resume", "end"})
 CLIENT_TYPES: Final = HOST_TYPES | {"hello", "set_lang", "join", "act", "contribute", "away",
-                                    "back", "ping"}
+                                    "back", "react", "ping"}
 
 _CLIENT = TypeAdapter[Any](ClientMessage)
 
@@ -495,6 +511,9 @@ class CreateTable(BaseModel):
     bot_seconds: Annotated[float, Field(ge=0, le=30)] = 1.0
     """How long bots (and away seats) seem to think."""
     reveal: Literal["hand", "series"] = "series"
+    reactions: bool = True
+    """Whether players may send quick reactions (a few emoji) to the table screen and the
+    phones (issue 23)."""
     """When the dealer's secrets are revealed (``docs/fairness.md``): at the end of the series
     (mucked and folded hands stay private during play), or as each hand ends."""
 

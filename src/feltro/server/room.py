@@ -71,6 +71,8 @@ class Room:
         self.idle_since: float | None = manager.clock.monotonic()
         """When its last connection closed (``None`` while someone is connected)."""
         self.over_since: float | None = None
+        self.reacted: dict[int, float] = {}
+        """Seat -> when it last sent a reaction (monotonic)."""
         """When its series was first seen over."""
         self.creator = "?"
         """The address that created it (unknown after a restart)."""
@@ -270,6 +272,22 @@ class Room:
         conn.push(dumps({"type": "seat_link", "ref": message.id, "seat": message.seat,
                          "token": token}))
         return True
+
+    async def _react(self, conn: Connection, message: p.React, now: float) -> bool:
+        """A quick reaction: to every connection at the table at once (no state change)."""
+        seat = self._own_seat(conn, None)
+        if not self.table.settings.reactions:
+            raise ProtocolError(ErrorCode.NOT_NOW, "reactions are off at this table")
+        last = self.reacted.get(seat)
+        if last is not None and now - last < p.REACTION_GAP_SECONDS:
+            raise ProtocolError(ErrorCode.RATE_LIMITED, "one reaction every few seconds")
+        self.reacted[seat] = now
+        frame = dumps({"type": "reaction", "seat": seat, "emoji": message.emoji})
+        for other in self.connections:
+            if other.hello and not other.closing:
+                other.push(frame)
+        conn.push(dumps({"type": "ack", "ref": message.id}))
+        return False
 
     def _own_seat(self, conn: Connection, claimed: int | None) -> int:
         seat = conn.seat
@@ -471,6 +489,7 @@ _HANDLERS: Final[dict[type[BaseModel], Handler]] = {
     p.StepAway: Room._step_away,
     p.ComeBack: Room._come_back,
     p.ReissueSeat: Room._reissue,
+    p.React: Room._react,
 }
 """Message type -> its handler; every other type is a host command (:data:`_HOST_STEPS`)."""
 

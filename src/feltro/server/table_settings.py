@@ -42,6 +42,7 @@ class TableSettings:
     between_hands_seconds: float
     bot_seconds: float
     reveal: str = "series"
+    reactions: bool = True
 
     @classmethod
     def from_request(cls, request: CreateTable) -> TableSettings:

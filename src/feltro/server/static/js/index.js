@@ -34,6 +34,7 @@ function render() {
     h("div", { class: "row" }, field("t-timer", t("web.index.timer"), timer),
       h("p", {}, untimed, " ", h("label", { for: "t-untimed" }, t("web.index.untimed")))),
     field("t-bank", t("web.create.bank"), bank, t("web.create.bank_hint")),
+    reactionsChoice(),
     field("t-stop", t("web.index.stop_at"), stop),
     h("p", {}, h("button", { type: "submit", class: "primary", id: "create" }, t("web.index.create"))),
     h("p", { id: "create-status", role: "status" }));
@@ -45,6 +46,7 @@ function render() {
       small_blind: Number(sb.value), big_blind: Number(bb.value),
       action_seconds: untimed.checked ? null : Number(timer.value),
       ...bankChoices(bank),
+      reactions: $("#t-reactions").checked,
     };
     if (stop.value) body.stop_at = stopAt(stop.value);
     $("#create").disabled = true;
@@ -93,6 +95,13 @@ function bankChoices(input) {
   const seconds = Math.min(600, Math.max(0, Math.round(Number(input.value) || 0)));
   if (!seconds) return { bank_seconds: 0, bank_refill_seconds: 0, bank_max_seconds: 0 };
   return { bank_seconds: seconds, bank_max_seconds: 2 * seconds };
+}
+
+// --- quick reactions (issue 23): on unless the host turns them off ---------------------------
+
+function reactionsChoice() {
+  return h("p", {}, h("input", { id: "t-reactions", type: "checkbox", checked: true }), " ",
+    h("label", { for: "t-reactions" }, t("web.create.reactions")));
 }
 
 /** "23:30" today (or tomorrow if already past) as ISO 8601 with this device's offset. */

@@ -13,6 +13,7 @@ import { renderNightOver } from "./lasthand.js";
 import { turnNotice, turnTitle } from "./turnnotice.js";
 import { seatGoneView } from "./seatgone.js";
 import { reviewView } from "./review.js";
+import { reactionBar, showReaction } from "./reactions.js";
 import { CONTRIBUTE_ID, badCards, contributeIfDue, forgetSent } from "./fairclient.js";
 
 const app = {
@@ -74,6 +75,8 @@ function onMessage(msg) {
     }
     if (msg.code !== "bad_token") toast(errorText(msg), { urgent: true });
     if (msg.code === "bad_token") showNet("gone", "bad_token");
+  } else if (msg.type === "reaction") {
+    if (app.state) showReaction(app.state.table, msg);
   } else if (msg.type === "ack") {
     if (app.pending && msg.ref === app.pending.id) app.pending.acked = true;
   } else if (msg.type === "welcome") {
@@ -125,6 +128,7 @@ function render() {
   $("#middle").replaceChildren(boardView(table), potsView(table));
   $("#me").replaceChildren(...meParts(table, you, now));
   renderActions(false);
+  $("#reactions-bar").hidden = table.settings.reactions === false || table.status === "lobby";
   const showdown = showdownView(table);
   $("#showdown").replaceChildren(...(showdown ? [showdown] : []));
   $("#log").replaceChildren(logView(table));
@@ -142,6 +146,7 @@ function gameSkeleton() {
     h("section", { id: "me", class: "me", "aria-label": t("web.hand.your_cards") }),
     h("section", { id: "actions", class: "actions", tabindex: "-1", "aria-label": t("web.turn.yours") }),
     h("div", { id: "showdown" }),
+    h("div", { id: "reactions-bar" }, reactionBar((emoji) => app.link.send({ type: "react", emoji }))),
     h("div", { class: "side" },
       h("details", { id: "log-box", class: "box", open: window.innerWidth >= 900 },
         h("summary", {}, t("web.tabs.log")), h("div", { id: "log" })),

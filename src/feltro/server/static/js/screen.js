@@ -12,6 +12,7 @@ import {
 import { resultsView } from "./results.js";
 import { renderNightOver } from "./lasthand.js";
 import { reviewView } from "./review.js";
+import { showReaction } from "./reactions.js";
 
 const app = { tableId: tableIdFromPath(), link: null, state: null, heard: { hand: 0, log: 0 }, resultsFor: null };
 
@@ -23,7 +24,8 @@ async function main() {
       render();
     },
   });
-  connect(app, { role: "spectator", onState: render });
+  connect(app, { role: "spectator", onState: render,
+                 onMessage: (msg) => { if (msg.type === "reaction" && app.state) showReaction(app.state.table, msg); } });
 }
 
 /** The newest thing that happened, in words: an action, a board card, a pot won. */
