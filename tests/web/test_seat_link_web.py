@@ -48,6 +48,7 @@ def test_reissued_link_works_and_the_old_one_does_not(chromium: Any, server: Ser
     bruno.page.wait_for_selector("#seat-gone")
     assert bruno.page.locator("#actions").count() == 0
     assert "peça o novo link ao anfitrião" in bruno.page.locator("#seat-gone").inner_text()
+    assert bruno.page.evaluate("document.scrollingElement.scrollWidth <= window.innerWidth")
     shot(bruno.page, "phone-seat-gone-pt-BR-360x740")
 
     # The new link opens the seat, cards and all, on another phone.
