@@ -80,6 +80,12 @@ def test_replayer_shows_own_and_shown_cards_never_a_mucked_one(chromium: Any,
     if not ended():
         page.click("#review-box summary")
         page.wait_for_selector("#review-box #review button[data-hand='1']")
+        # A hand's share link opens it on the table screen while the series is played.
+        screen = new_context(chromium, phone=False).new_page()
+        screen.goto(f"{server.url}/table/{table['table_id']}#hand-1")
+        screen.wait_for_selector("#review-box[open] #replayer[data-hand='1']")
+        assert screen.locator("#replayer .review-hole").count() == 0
+        screen.context.close()
     play_until(ended, "the end of the series")
     if page.locator("#see-results").count():
         page.click("#see-results")

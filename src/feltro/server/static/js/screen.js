@@ -96,9 +96,11 @@ function render() {
  *  hand ends while it is open; the same box across re-renders. */
 function reviewBox(table) {
   if (!app.review) {
-    const box = h("details", { class: "box", id: "review-box", ontoggle: () => {
+    // A share link (`#hand-<n>`) opens the box on its hand, also while the series is played.
+    const box = h("details", { class: "box", id: "review-box", open: location.hash.startsWith("#hand-"), ontoggle: () => {
       if (box.open) box.querySelector(".review-slot").replaceChildren(reviewView(app.tableId));
     } }, h("summary", {}, t("web.review.title")), h("div", { class: "review-slot" }));
+    if (box.open) box.querySelector(".review-slot").replaceChildren(reviewView(app.tableId));
     app.review = { hands: table.hands_played, box };
   }
   const review = app.review;
