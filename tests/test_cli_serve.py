@@ -181,6 +181,22 @@ def test_serve_speaks_the_locale_language(
     assert "is serving" not in out
 
 
+def test_frames_are_compressed_unless_asked_not_to(
+        started: list[dict[str, Any]], tmp_path: Path,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """A phone on mobile data downloads a few percent of the full state frames (issue 23)."""
+    code, _out, err = _serve(capsys, "--port", str(_free_port()), "--data", str(tmp_path / "a"))
+    assert code == 0, err
+    code, _out, err = _serve(capsys, "--no-compress", "--port", str(_free_port()), "--data",
+                             str(tmp_path / "b"))
+    assert code == 0, err
+    runs = [call for call in started if "qr" not in call]
+    assert [run["ws_per_message_deflate"] for run in runs] == [True, False]
+    from feltro.server.transport import WideWindowWebSockets
+
+    assert all(issubclass(run["ws"], WideWindowWebSockets) for run in runs)
+
+
 if sys.platform == "win32":  # pragma: no cover
     pytestmark = pytest.mark.skip("flock and the OS error texts are POSIX")
 

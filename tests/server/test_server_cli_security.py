@@ -46,7 +46,7 @@ def test_serve_binds_loopback_by_default(monkeypatch: pytest.MonkeyPatch,
     assert kwargs["host"] == "127.0.0.1"
     assert kwargs["port"] == 9000
     assert kwargs["ws_max_size"] == 64 * 1024
-    assert kwargs["ws_per_message_deflate"] is False
+    assert kwargs["ws_per_message_deflate"] is True  # a phone on mobile data (issue 23)
     assert "http://127.0.0.1:9000/" in output
     assert "█" in output  # the QR code
     assert "--lan" in output

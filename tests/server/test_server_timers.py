@@ -40,7 +40,7 @@ def test_timer_is_in_the_state(harness: Harness) -> None:
     assert timer["grace"] is False
 
 
-def test_timeout_checks_if_free_else_folds(harness: Harness) -> None:
+def test_timeout_checks_if_free_else_folds_and_is_named_a_timeout(harness: Harness) -> None:
     created, host, players = seat_table(harness, ["Ana", "Bruno", "Carla"], **TIMED)
     state = _turn(host)
     hand = state["table"]["hand"]
@@ -57,6 +57,10 @@ def test_timeout_checks_if_free_else_folds(harness: Harness) -> None:
         done = _last_action(after, seat)
         assert done is not None
         assert done["action"] == ("check" if legal["check"] else "fold")
+        # Named as a timeout on every screen (issue 23): the log entry and the seat say so.
+        assert done["timeout"] is True
+        last = next(s for s in after["table"]["seats"] if s["seat"] == seat)["last_action"]
+        assert last["timeout"] is True
     mine = players[seat].until(lambda f: f["type"] == "state" and f["you"]["timeouts"] == 1)
     assert mine["you"]["bank_ms"] in (0, 2_000)  # spent; refilled by 2 s if a hand began
 

@@ -12,6 +12,7 @@ from pathlib import Path
 import uvicorn
 
 from feltro.server.app import ServerConfig, create_app
+from feltro.server.ws_transport import GuardedWebSocketProtocol
 
 
 def main(argv: list[str]) -> None:
@@ -19,7 +20,8 @@ def main(argv: list[str]) -> None:
     port, data = int(argv[0]), Path(argv[1])
     data.mkdir(parents=True, exist_ok=True)
     app = create_app(ServerConfig(data_dir=data))
-    uvicorn.run(app, host="127.0.0.1", port=port, log_level="warning", ws="websockets")
+    # The websocket protocol feltro serve runs: compressed over a 32 KiB window (issue 23).
+    uvicorn.run(app, host="127.0.0.1", port=port, log_level="warning", ws=GuardedWebSocketProtocol)
 
 
 if __name__ == "__main__":

@@ -24,6 +24,8 @@ COMPUTED = {
     "web.status.": [f"web.status.{s}" for s in ("lobby", "playing", "paused", "over", "broken",
                                                      "stalled")],
     "web.net.": [f"web.net.{s}" for s in ("online", "connecting", "offline")],
+    "web.react.": [f"web.react.{s}" for s in ("thumbs", "laugh", "wow", "grimace", "clap",
+                                               "fire")],
     "series.end_": ["series.end_last_player", "series.end_stopped", "series.end_ended"],
     # Every error code and every refusal: tests/test_i18n.py checks that each has its words.
     "error.": [],

@@ -49,7 +49,8 @@ def test_each_player_in_their_language(chromium: Any, server: Server) -> None:
             fold, turn = words[phone.name]
             assert phone.page.locator("button.act.fold").inner_text() == fold
             assert turn in phone.page.locator("#me").inner_text()
-            refusal = phone.page.locator(".refusals").inner_text()
+            refusals = phone.page.locator(".refusals")
+            refusal = refusals.inner_text() if refusals.count() else ""
             if refusal:
                 assert ("B3" in refusal) or ("B7" in refusal) or ("B8" in refusal)
             shot(phone.page, f"phone-turn-{phone.name}-360x740")

@@ -193,6 +193,10 @@ def serve(
         "--lan (default: the LAN address).")] = None,
     log_level: Annotated[str, typer.Option(help="uvicorn log level.")] = "warning",
     lang: Annotated[str | None, typer.Option(help=LANG_HELP)] = None,
+    compress: Annotated[bool, typer.Option(
+        "--compress/--no-compress", help="Compress the websocket frames (permessage-deflate): "
+        "a phone downloads about 4% of the bytes (benchmarks/phone_bytes.py), for some CPU "
+        "on the server.")] = True,
 ) -> None:
     """Host a home game that friends join from their phones (no accounts, no internet)."""
     language = _server_language(lang)
@@ -230,7 +234,8 @@ def serve(
                               host_names=list(host_name or ()), port=port)
     _say_where(phone_url, lan=lan, proxy=bool(trusted), folder=folder, lang=language)
     _run(create_app(config), tls, trusted, bind=bind, port=port, log_level=log_level,
-         lang=language, announce_on=(announce_on or address) if lan else None, scheme=scheme)
+         lang=language, announce_on=(announce_on or address) if lan else None, scheme=scheme,
+         compress=compress)
 
 
 def _server_language(lang: str | None) -> str:
@@ -249,7 +254,8 @@ def _server_language(lang: str | None) -> str:
 
 
 def _run(asgi: Any, tls: tuple[Path, Path] | None, trusted: list[str], *, bind: str, port: int,
-         log_level: str, lang: str, announce_on: str | None, scheme: str) -> None:
+         log_level: str, lang: str, announce_on: str | None, scheme: str,
+         compress: bool = True) -> None:
     """Serve *asgi* until Ctrl+C (announced on the LAN at *announce_on*, when given)."""
     import uvicorn
 
@@ -265,8 +271,12 @@ def _run(asgi: Any, tls: tuple[Path, Path] | None, trusted: list[str], *, bind: 
     with contextlib.ExitStack() as stack:
         if announce_on is not None:
             _announce(stack, announce_on, port, scheme, lang)
-        # No per-message compression: on a LAN the bandwidth is free, and zlib was a quarter
-        # of the server's CPU under load (benchmarks/load_server.py). uvicorn's own
+        # Per-message compression by default (issue 23): full state frames cost a phone on
+        # mobile data 35-40 MB an hour, deflate with context takeover cuts that to about 4%
+        # (benchmarks/phone_bytes.py) with the 32 KiB window of WideWindowWebSockets (uvicorn's
+        # 4 KiB window gives about 40%). Its price is CPU: zlib was a quarter of the server's CPU
+        # under the 100-table load test (benchmarks/load_server.py); --no-compress for such
+        # loads on a LAN. uvicorn's own
         # proxy-header handling stays off: ForwardedHeaders applies it, for the proxy only.
         # h11 with a bounded request head, per-address connection counts and a head deadline
         # (feltro.server.transport): the default parser reads headers of any size into memory.
@@ -275,7 +285,7 @@ def _run(asgi: Any, tls: tuple[Path, Path] | None, trusted: list[str], *, bind: 
                     http=GuardedH11Protocol, h11_max_incomplete_event_size=MAX_HEAD_BYTES,
                     ws=GuardedWebSocketProtocol,
                     ws_max_size=WS_MAX_SIZE, ws_ping_interval=20.0, ws_ping_timeout=20.0,
-                    ws_per_message_deflate=False, proxy_headers=False, server_header=False,
+                    ws_per_message_deflate=compress, proxy_headers=False, server_header=False,
                     timeout_graceful_shutdown=3,
                     ssl_certfile=str(tls[0]) if tls else None,
                     ssl_keyfile=str(tls[1]) if tls else None)

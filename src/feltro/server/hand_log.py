@@ -40,13 +40,21 @@ class HandLog:
         self._raised = False
         self.extend(events)
 
-    def extend(self, events: Iterable[ev.Event]) -> None:
-        """Add what *events* show publicly (private cards are never logged)."""
+    @property
+    def shown(self) -> int:
+        """How many hands the showdown showed so far (mucks not counted)."""
+        return sum(1 for _seat, cards in self.shows if cards is not None)
+
+    def extend(self, events: Iterable[ev.Event], *, timeout: bool = False) -> None:
+        """Add what *events* show publicly (private cards are never logged); *timeout*: their
+        action was played for a player whose time ran out (``timeout: true`` on the entry)."""
         for event in events:
             entry = _ENTRY.get(type(event), _private)(event, self.order)
             if entry is None:
                 continue
             if isinstance(event, ev.ActionTaken):
+                if timeout:
+                    entry["timeout"] = True
                 self._note_action(event, entry)
             elif isinstance(event, ev.CardsShown):
                 self.shows.append((entry["seat"], event.cards))

@@ -32,7 +32,7 @@ from __future__ import annotations
 import logging
 import random
 from collections import Counter
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from datetime import datetime
 from pathlib import Path
 from typing import Any, Final
@@ -48,7 +48,7 @@ from feltro.server.clock import Clock
 from feltro.server.fairplay import FIRST_DEAL_WAIT, FairPlay, Reveal
 from feltro.server.hand_log import HandLog
 from feltro.server.journal import Journal
-from feltro.server.lobby import SEAT_RECORDS, Lobby, SeatRequest, SeatState
+from feltro.server.lobby import Lobby, SeatRequest, SeatState
 from feltro.server.outgoing import TableStatus
 from feltro.server.problems import problem_text
 from feltro.server.protocol import ErrorCode, ProtocolError
@@ -56,6 +56,7 @@ from feltro.server.refusals import refusal_error
 from feltro.server.security import hash_token, new_id, new_token
 from feltro.server.snapshot import FinishedHand, TableSnapshot
 from feltro.server.snapshot_of import table_snapshot
+from feltro.server.table_records import apply_record
 from feltro.server.table_settings import TableSettings
 from feltro.server.turn_clock import Due, TurnClock
 from feltro.session import BotAnswer, BotTurn, Player, Session
@@ -148,41 +149,10 @@ class LiveTable:
         self.apply(kind, body)
 
     def apply(self, kind: str, body: Mapping[str, Any]) -> None:
-        """Apply one journal record (live as it is written, or replaying after a restart).
-
-        :raises ValueError: for a kind no server wrote.
-        """
-        handler = _TABLE_RECORDS.get(kind)
-        if handler is None and kind not in SEAT_RECORDS:
-            raise ValueError(f"unknown server record kind {kind!r}")
-        if kind in SEAT_RECORDS:
-            self.lobby.apply(kind, body)
-        if handler is not None:
-            handler(self, body)
-
-    def _on_started(self, body: Mapping[str, Any]) -> None:
-        self.series_file = body["series"]
-        fair = body.get("fair")
-        if isinstance(fair, Mapping) and self.fairplay is None:
-            self.fairplay = FairPlay(self.table_id,
-                                     "hand" if fair.get("reveal") == "hand" else "series")
-
-    def _on_contributed(self, body: Mapping[str, Any]) -> None:
-        if self.fairplay is None:
-            raise ValueError("a contribution to a table without the fair dealer")
-        self.fairplay.record(body)
-
-    def _on_paused(self, body: Mapping[str, Any]) -> None:
-        self.paused = True
-
-    def _on_resumed(self, body: Mapping[str, Any]) -> None:
-        self.paused = False
-
-    def _on_stop(self, body: Mapping[str, Any]) -> None:
-        self.stop_logged = True
-
-    def _on_timeout(self, body: Mapping[str, Any]) -> None:
-        self.last_timeout = (body["seat"], body["hand"], body["turn"])
+        """Apply one journal record (live as it is written, or replaying after a restart):
+        :func:`feltro.server.table_records.apply_record`. :raises ValueError: for a kind no
+        server wrote."""
+        apply_record(self, kind, body)
 
     # --- reading ------------------------------------------------------------------------------
 
@@ -292,7 +262,7 @@ class LiveTable:
                 away = self.lobby.seats[seat].timeouts + 1 >= TIMEOUTS_TO_AWAY
                 self.log("timeout", {"seat": seat, "hand": hand_no, "turn": turn,
                                       "away": away and not self.lobby.seats[seat].away})
-            self.log_public(seated.play_default(seat))
+            self.log_public(seated.play_default(seat), timeout=due == "timeout")
         self.follow_series(now)
         return True
 
@@ -328,10 +298,11 @@ class LiveTable:
         if hand is not None and seating is not None:
             self.hand_log = HandLog(seating.order, hand.events)
 
-    def log_public(self, events: tuple[Event, ...]) -> None:
-        """Events the series returned go on the public log."""
+    def log_public(self, events: tuple[Event, ...], *, timeout: bool = False) -> None:
+        """Events the series returned go on the public log (*timeout*: played for a player
+        whose time ran out)."""
         if self.hand_log is not None:
-            self.hand_log.extend(events)
+            self.hand_log.extend(events, timeout=timeout)
 
     def follow_series(self, now: float, *, fresh_deal_delay: bool = False) -> None:
         """Let the clock follow the series (a new turn, a hand's end, the series' end)."""
@@ -341,7 +312,8 @@ class LiveTable:
         self.timer.follow(now, key=seated.turn_key, over=series.is_over,
                           hands_dealt=series.hand_number,
                           to_act_connected=to_act is not None and self.connected[to_act] > 0,
-                          fresh_deal_delay=fresh_deal_delay)
+                          fresh_deal_delay=fresh_deal_delay,
+                          shown=self.hand_log.shown if self.hand_log is not None else 0)
 
     def note_connections(self, seat: int, count: int) -> None:
         """The room tells how many connections *seat* has; a drop during its turn earns the
@@ -461,7 +433,7 @@ class LiveTable:
         self._require_play()
         if state.removed:
             raise ProtocolError(ErrorCode.WRONG_SEAT, f"seat {seat} is already removed")
-        self.log("removed", {"seat": seat})
+        self.log("removed", {"seat": seat, "hand": self._store().series.hand_number})
 
     def pass_host(self, seat: int) -> None:
         """:meth:`Lobby.pass_host <feltro.server.lobby.Lobby.pass_host>`.
@@ -587,15 +559,3 @@ class LiveTable:
     def _occupied(self, seat: int) -> SeatState:
         self._require_intact()
         return self.lobby.occupied(seat)
-
-
-_TABLE_RECORDS: Final[dict[str, Callable[[LiveTable, Mapping[str, Any]], None]]] = {
-    "started": LiveTable._on_started,
-    "paused": LiveTable._on_paused,
-    "resumed": LiveTable._on_resumed,
-    "stop": LiveTable._on_stop,
-    "timeout": LiveTable._on_timeout,
-    "contributed": LiveTable._on_contributed,
-}
-"""Journal record kind -> how it changes the table itself (the records about its people are
-:data:`feltro.server.lobby.SEAT_RECORDS`; ``timeout`` is both)."""

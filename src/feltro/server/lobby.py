@@ -43,6 +43,11 @@ class SeatState:
     away: bool = False
     away_reason: str | None = None
     removed: bool = False
+    removed_hand: int | None = None
+    """The hand number when the host removed the seat: until another hand is dealt, the
+    removal can be undone (``restore_seat``)."""
+    revoked_hash: str | None = field(default=None, repr=False)
+    """The removed player's token hash, given back if the removal is undone."""
     timeouts: int = 0
     """Timeouts in a row (a decision of the player's own resets it)."""
     bank_ms: int = 0
@@ -275,7 +280,18 @@ class Lobby:
     def _on_removed(self, body: Mapping[str, Any]) -> None:
         seat = self.seats[body["seat"]]
         seat.removed, seat.away, seat.away_reason = True, True, "removed"
-        seat.token_hash = None
+        seat.removed_hand = body.get("hand")
+        seat.revoked_hash, seat.token_hash = seat.token_hash, None
+        self._reindex()
+
+    def _on_restored(self, body: Mapping[str, Any]) -> None:
+        seat = self.seats[body["seat"]]
+        seat.removed, seat.away, seat.away_reason = False, False, None
+        seat.token_hash, seat.revoked_hash, seat.removed_hand = seat.revoked_hash, None, None
+        self._reindex()
+
+    def _on_reissued(self, body: Mapping[str, Any]) -> None:
+        self.seats[body["seat"]].token_hash = body["token_hash"]
         self._reindex()
 
     def _on_host_passed(self, body: Mapping[str, Any]) -> None:
@@ -323,6 +339,8 @@ SEAT_RECORDS: Final[dict[str, Callable[[Lobby, Mapping[str, Any]], None]]] = {
     "bot_added": Lobby._on_bot_added,
     "freed": Lobby._on_freed,
     "removed": Lobby._on_removed,
+    "reissued": Lobby._on_reissued,
+    "restored": Lobby._on_restored,
     "host_passed": Lobby._on_host_passed,
     "away": Lobby._on_away,
     "back": Lobby._on_back,

@@ -31,8 +31,10 @@ __all__ = [
     "OutcomeOut",
     "PongOut",
     "PotOut",
+    "ReactionOut",
     "RefusalOut",
     "RequestOut",
+    "SeatLinkOut",
     "SeatOut",
     "SeatRequestOut",
     "SeriesEnd",
@@ -74,6 +76,24 @@ class SeatRequestOut(_Out):
     token: str | None = None
     """Only in the first answer to ``join``, only to the connection that asked: keep it."""
     ref: str | None = None
+
+
+class SeatLinkOut(_Out):
+    """The answer to the host's ``reissue_seat``, to the host's connection only: the seat's new
+    token (the old one no longer works)."""
+
+    type: Literal["seat_link"]
+    ref: str | None
+    seat: int
+    token: str
+
+
+class ReactionOut(_Out):
+    """A seated player's quick reaction, to everybody at the table."""
+
+    type: Literal["reaction"]
+    seat: int
+    emoji: str
 
 
 class AckOut(_Out):
@@ -140,6 +160,7 @@ class SeatOut(_Out):
     place: int | None = None
     away: bool = False
     removed: bool = False
+    restorable: bool = False
     connected: bool = False
     host: bool = False
     button: bool = False
@@ -363,7 +384,8 @@ class StateOut(_Out):
 
 
 ServerMessage = Annotated[
-    WelcomeOut | SeatRequestOut | AckOut | ErrorOut | PongOut | ByeOut | StateOut,
+    WelcomeOut | SeatRequestOut | SeatLinkOut | ReactionOut | AckOut | ErrorOut | PongOut
+    | ByeOut | StateOut,
     Field(discriminator="type"),
 ]
 SERVER_MESSAGE = TypeAdapter[Any](ServerMessage)

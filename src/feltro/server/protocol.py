@@ -242,6 +242,21 @@ class ComeBack(_In):
     type: Literal["back"]
 
 
+REACTIONS: Final = ("👍", "😂", "😮", "😬", "👏", "🔥")
+"""The quick reactions a player may send (issue 23); words for each in ``web.react.*``."""
+
+
+class React(_In):
+    """A seated player's quick reaction, shown on the table screen and the phones (when the
+    table allows them; at most one every :data:`REACTION_GAP_SECONDS` per seat)."""
+
+    type: Literal["react"]
+    emoji: Literal["👍", "😂", "😮", "😬", "👏", "🔥"]
+
+
+REACTION_GAP_SECONDS: Final = 3.0
+
+
 class Contribute(_In):
     """A player's device adds fresh randomness to the next hand's deck (``docs/fairness.md``):
     ``value`` (1..64 bytes as hexadecimal), or first a ``seal`` (the SHA-256 contribution
@@ -313,6 +328,21 @@ class RemovePlayer(_In):
     seat: Seat
 
 
+class ReissueSeat(_In):
+    """Host: a new link for a seated player (the old one stops working); answered with a
+    ``seat_link`` frame to the host only."""
+
+    type: Literal["reissue_seat"]
+    seat: Seat
+
+
+class RestoreSeat(_In):
+    """Host: undo the removal of a seat, until the next hand is dealt."""
+
+    type: Literal["restore_seat"]
+    seat: Seat
+
+
 class MarkAway(_In):
     """Host: mark a player away."""
 
@@ -360,17 +390,17 @@ class EndSeries(_In):
 
 
 ClientMessage = Annotated[
-    Hello | SetLang | Join | Act | Contribute | FairAlarm | StepAway | ComeBack | Ping | Accept
-    | Refuse | AddBot
-    | RemoveBot | RemovePlayer | MarkAway | PassHost | Start | Pause | Resume | EndSeries
-    | Reenter,
+    Hello | SetLang | Join | Act | Contribute | FairAlarm | StepAway | ComeBack | React | Ping
+    | Accept | Refuse | AddBot
+    | RemoveBot | RemovePlayer | ReissueSeat | RestoreSeat | MarkAway | PassHost | Start | Pause
+    | Resume | EndSeries | Reenter,
     Field(discriminator="type"),
 ]
 HOST_TYPES: Final = frozenset({"accept", "refuse", "add_bot", "remove_bot", "remove_player",
-                               "mark_away", "pass_host", "start", "pause", "resume", "end",
-                               "reenter"})
+                               "reissue_seat", "restore_seat", "mark_away", "pass_host",
+                               "start", "pause", "resume", "end", "reenter"})
 CLIENT_TYPES: Final = HOST_TYPES | {"hello", "set_lang", "join", "act", "contribute", "away",
-                                    "back", "ping", "fair_alarm"}
+                                    "back", "react", "ping", "fair_alarm"}
 
 _CLIENT = TypeAdapter[Any](ClientMessage)
 
@@ -500,6 +530,9 @@ class CreateTable(BaseModel):
     bot_seconds: Annotated[float, Field(ge=0, le=30)] = 1.0
     """How long bots (and away seats) seem to think."""
     reveal: Literal["hand", "series"] = "series"
+    reactions: bool = True
+    """Whether players may send quick reactions (a few emoji) to the table screen and the
+    phones (issue 23)."""
     """When the dealer's secrets are revealed (``docs/fairness.md``): at the end of the series
     (mucked and folded hands stay private during play), or as each hand ends."""
     # A re-entry period (G8) and late seats (G9), off by default (G4): up to `reentries`

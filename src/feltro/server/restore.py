@@ -92,7 +92,7 @@ def _reconcile(table: LiveTable) -> None:
     if table.last_timeout is not None and seated.in_hand:
         seat, hand_no, turn = table.last_timeout
         if seated.turn_key == (hand_no, turn) and seated.to_act == seat:
-            table.log_public(seated.play_default(seat))
+            table.log_public(seated.play_default(seat), timeout=True)
 
 
 def quarantined(table_id: str, created: JournalRecord, journal: Journal, folder: Path,

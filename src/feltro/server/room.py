@@ -33,6 +33,7 @@ from feltro.server.live_table import LiveTable
 from feltro.server.problems import problem_text
 from feltro.server.protocol import ErrorCode, ProtocolError, error_frame, guess_ref
 from feltro.server.recovery import StorageRetry
+from feltro.server.seat_links import reissue_seat, restore_seat
 from feltro.server.security import hash_token
 from feltro.server.snapshot import TableSnapshot
 from feltro.server.views import state_text
@@ -71,6 +72,8 @@ class Room:
         self.idle_since: float | None = manager.clock.monotonic()
         """When its last connection closed (``None`` while someone is connected)."""
         self.over_since: float | None = None
+        self.reacted: dict[int, float] = {}
+        """Seat -> when it last sent a reaction (monotonic)."""
         """When its series was first seen over."""
         self.creator = "?"
         """The address that created it (unknown after a restart)."""
@@ -273,6 +276,30 @@ class Room:
         await self.write(step, self.table, message, now)
         conn.push(dumps({"type": "ack", "ref": getattr(message, "id", None)}))
         return True
+
+    async def _reissue(self, conn: Connection, message: p.ReissueSeat, now: float) -> bool:
+        if not self.table.lobby.is_host(conn.identity):
+            raise ProtocolError(ErrorCode.NOT_HOST, "only the host may do that")
+        token = await self.write(reissue_seat, self.table, message.seat)
+        conn.push(dumps({"type": "seat_link", "ref": message.id, "seat": message.seat,
+                         "token": token}))
+        return True
+
+    async def _react(self, conn: Connection, message: p.React, now: float) -> bool:
+        """A quick reaction: to every connection at the table at once (no state change)."""
+        seat = self._own_seat(conn, None)
+        if not self.table.settings.reactions:
+            raise ProtocolError(ErrorCode.NOT_NOW, "reactions are off at this table")
+        last = self.reacted.get(seat)
+        if last is not None and now - last < p.REACTION_GAP_SECONDS:
+            raise ProtocolError(ErrorCode.RATE_LIMITED, "one reaction every few seconds")
+        self.reacted[seat] = now
+        frame = dumps({"type": "reaction", "seat": seat, "emoji": message.emoji})
+        for other in self.connections:
+            if other.hello and not other.closing:
+                other.push(frame)
+        conn.push(dumps({"type": "ack", "ref": message.id}))
+        return False
 
     def _own_seat(self, conn: Connection, claimed: int | None) -> int:
         seat = conn.seat
@@ -485,6 +512,8 @@ _HANDLERS: Final[dict[type[BaseModel], Handler]] = {
     p.FairAlarm: Room._fair_alarm,
     p.StepAway: Room._step_away,
     p.ComeBack: Room._come_back,
+    p.ReissueSeat: Room._reissue,
+    p.React: Room._react,
 }
 """Message type -> its handler; every other type is a host command (:data:`_HOST_STEPS`)."""
 
@@ -495,6 +524,7 @@ _HOST_STEPS: Final[dict[type[BaseModel], Callable[[LiveTable, Any, float], objec
     p.AddBot: lambda table, m, now: table.add_bot(m.kind, m.seat, m.name),
     p.RemoveBot: lambda table, m, now: table.remove(m.seat, bot=True),
     p.RemovePlayer: lambda table, m, now: table.remove(m.seat, bot=False),
+    p.RestoreSeat: lambda table, m, now: restore_seat(table, m.seat),
     p.MarkAway: lambda table, m, now: table.mark_away(m.seat, "host"),
     p.PassHost: lambda table, m, now: table.pass_host(m.seat),
     p.Start: lambda table, m, now: table.start(now),

@@ -55,6 +55,7 @@ class TableSettings:
     level_unit: str = "hands"
     level_length: int = 10
     antes_from: int | None = None
+    reactions: bool = True
 
     @classmethod
     def from_request(cls, request: CreateTable) -> TableSettings:

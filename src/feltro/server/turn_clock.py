@@ -18,7 +18,12 @@ from typing import Literal
 from feltro.server.lobby import SeatState
 from feltro.server.table_settings import TableSettings
 
-__all__ = ["Due", "TurnClock"]
+__all__ = ["SHOWDOWN_EXTRA", "SHOWDOWN_EXTRA_MAX", "Due", "TurnClock"]
+
+SHOWDOWN_EXTRA = 0.5
+"""Each hand shown at a showdown adds this share of the pause between hands."""
+SHOWDOWN_EXTRA_MAX = 30.0
+"""At most this many seconds are added for a showdown."""
 
 Due = Literal["deal", "auto", "timeout", "bot"]
 """What is due: ``deal`` the next hand, ``auto`` (check or fold for an away seat),
@@ -40,9 +45,11 @@ class TurnClock:
     """When the next hand is dealt (between hands)."""
 
     def follow(self, now: float, *, key: tuple[int, int] | None, over: bool,
-               hands_dealt: int, to_act_connected: bool, fresh_deal_delay: bool = False) -> None:
+               hands_dealt: int, to_act_connected: bool, fresh_deal_delay: bool = False,
+               shown: int = 0) -> None:
         """Follow the series after a change: *key* is the turn now (``None`` between hands),
-        *over* whether the series has ended, *hands_dealt* its hand number."""
+        *over* whether the series has ended, *hands_dealt* its hand number, *shown* how many
+        hands the last hand's showdown showed (each one lengthens the pause: :meth:`pause`)."""
         if over:
             self.turn_key = self.next_deal_at = None
             return
@@ -52,8 +59,14 @@ class TurnClock:
             return
         self.turn_key = None
         if self.next_deal_at is None or fresh_deal_delay:
-            delay = self.settings.between_hands_seconds if hands_dealt else 0.0
-            self.next_deal_at = now + delay
+            self.next_deal_at = now + (self.pause(shown) if hands_dealt else 0.0)
+
+    def pause(self, shown: int) -> float:
+        """Seconds between a hand's end and the next deal: the host's pause, and half of it
+        again for every hand shown at the showdown (cards, hand names and who won which pot take
+        longer to read than a pot won uncontested), at most :data:`SHOWDOWN_EXTRA_MAX` more."""
+        base = self.settings.between_hands_seconds
+        return base + min(SHOWDOWN_EXTRA_MAX, base * SHOWDOWN_EXTRA * shown)
 
     def bank_ms(self, seat: SeatState, hand_number: int) -> int:
         """*seat*'s time bank at hand *hand_number* (refilled at every new hand up to the

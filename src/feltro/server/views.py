@@ -124,6 +124,9 @@ def _seat(snap: TableSnapshot, number: int) -> SeatOut:
     fields: dict[str, Any] = {
         "seat": number, "occupied": True, "name": state.name, "bot": state.bot,
         "away": state.away, "removed": state.removed,
+        "restorable": (state.removed and snap.series is not None
+                       and snap.series.outcome is None
+                       and state.removed_hand == snap.series.hand_number),
         "connected": state.bot is not None or snap.connected.get(number, 0) > 0,
         "host": number == snap.host_seat,
     }

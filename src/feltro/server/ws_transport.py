@@ -21,10 +21,10 @@ import logging
 import time
 from typing import Any, Final
 
-from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
 from websockets.frames import Frame
 
 from feltro.server.security import TokenBucket
+from feltro.server.transport import WideWindowWebSockets
 
 __all__ = ["CONTROL_FLOOD_LIMIT", "FRAMES_EXTENSION", "MAX_UNSENT_BYTES",
            "GuardedWebSocketProtocol"]
@@ -42,9 +42,9 @@ DEFAULT_RATE: Final = 20.0
 DEFAULT_BURST: Final = 40.0
 
 
-class GuardedWebSocketProtocol(WebSocketsSansIOProtocol):
-    """uvicorn's websockets protocol with bounded unsent output, counted control frames and a
-    quiet close on bad UTF-8."""
+class GuardedWebSocketProtocol(WideWindowWebSockets):
+    """uvicorn's websockets protocol (with the wide compression window) with bounded unsent
+    output, counted control frames and a quiet close on bad UTF-8."""
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)

@@ -9,6 +9,8 @@
 * ``POST /api/qr`` — a QR code (SVG) of any short text, e.g. a seat link to move to another
   phone; the text travels in the body, never in a URL (URLs end up in access logs).
 * ``GET /api/tables/{id}/chips`` — every player's chips after each hand (for a chart).
+* ``POST /api/tables/{id}/hands`` — the finished hands as the table showed them, to review;
+  with a seat token, that seat's own hole cards too.
 * ``GET /api/tables/{id}/fairness`` — the verifiable shuffle's series export
   (``feltro-fair-export/1``, ``docs/fairness.md``), with only what may be revealed so far.
 * ``POST /api/tables/{id}/histories`` — a player's own finished hands as PHH (``.phhs``), other
@@ -34,6 +36,7 @@ from feltro.server.archive import ArchivedTable
 from feltro.server.budgets import Refusal, TableRefusedError
 from feltro.server.downloads import fair_export, player_histories
 from feltro.server.fairplay import FairPlay
+from feltro.server.hand_review import reviewed_hands
 from feltro.server.protocol import (
     MAX_MESSAGE_BYTES,
     PROTOCOL_VERSION,
@@ -48,7 +51,7 @@ from feltro.server.security import TokenBucket, hash_token
 from feltro.server.table_settings import TableSettings
 from feltro.server.views import chips_view, summary_view
 
-__all__ = ["HistoriesRequest", "QrRequest", "router"]
+__all__ = ["HandsRequest", "HistoriesRequest", "QrRequest", "router"]
 
 router = APIRouter()
 LOOPBACK_CREATION_FACTOR: Final = 6
@@ -199,6 +202,34 @@ async def histories(table_id: str, body: HistoriesRequest, request: Request) -> 
     return Response(text, media_type="text/plain; charset=utf-8",
                     headers={"Content-Disposition": f'attachment; filename="{name}"',
                              "Cache-Control": "no-store"})
+
+
+class HandsRequest(BaseModel):
+    """``POST /api/tables/{id}/hands``: optionally a seat token (in the body, never in a URL),
+    for that seat's own hole cards."""
+
+    model_config = ConfigDict(extra="forbid", strict=True)
+    token: str | None = Field(default=None, min_length=16, max_length=128)
+
+
+@router.post("/api/tables/{table_id}/hands")
+async def hands(table_id: str, body: HandsRequest, request: Request) -> dict[str, Any]:
+    """The finished hands as the table showed them (public logs), oldest first; with a seat
+    token, that seat's own hole cards too (:mod:`feltro.server.hand_review`)."""
+    manager = manager_of(request)
+    archived = manager.archive.get(table_id)
+    if archived is not None and table_id not in manager.rooms:
+        seat = archived.seat_of(hash_token(body.token)) if body.token else None
+        with _archived_store(manager, archived) as (store, _fair):
+            return {"hands": reviewed_hands(store.series, seat)}
+    room = room_of(request, table_id)
+    async with room.lock:
+        table = room.table
+        identity = table.lobby.identify(body.token) if body.token else None
+        seat = identity.seat if identity is not None and identity.role == "player" else None
+        if table.store is None:
+            return {"hands": []}
+        return {"hands": reviewed_hands(table.store.series, seat)}
 
 
 @router.get("/api/tables/{table_id}/chips")

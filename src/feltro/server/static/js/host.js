@@ -4,7 +4,7 @@
 
 import { boot, connect } from "./boot.js";
 import { fragmentToken, tableIdFromPath, tokens } from "./net.js";
-import { t, lang } from "./i18n.js";
+import { t } from "./i18n.js";
 import {
   $, h, boardView, errorText, logView, potsView, seatList,
   botLabel, ordinal, qrImage, standingsView, stopText, toast,
@@ -13,6 +13,10 @@ import { resultsView } from "./results.js";
 import { levelText } from "./levels.js";
 import { reentryButton, waitingText } from "./entries.js";
 import { alarmsView } from "./fairclient.js";
+import { renderNightOver } from "./lasthand.js";
+
+// Bots added from the host page play a sensible game unless the host picks another level.
+const DEFAULT_BOT = "tag";
 
 const app = { tableId: tableIdFromPath(), link: null, state: null, built: false, resultsFor: null };
 
@@ -39,6 +43,9 @@ function onMessage(msg) {
   if (msg.type === "seat_request" && msg.token) {
     tokens.set("seat", app.tableId, msg.token);
     render();
+  } else if (msg.type === "seat_link") {
+    app.seatLink = { seat: msg.seat, url: `${location.origin}/play/${encodeURIComponent(app.tableId)}#${encodeURIComponent(msg.token)}` };
+    render();
   } else if (msg.type === "error") {
     toast(errorText(msg), { urgent: true });
   }
@@ -57,15 +64,13 @@ function render() {
   document.title = `${t("web.host.title", { table: table.name })} · feltro`;
   $("#title").textContent = t("web.host.title", { table: table.name });
   if (table.status === "over") {
-    if (app.resultsFor !== lang()) {
-      app.resultsFor = lang();
-      app.built = false;
-      const seatToken = tokens.get("seat", app.tableId);
-      const mySeat = table.seats.find((s) => s.host)?.seat ?? null;
-      $("#main").replaceChildren(resultsView(table, { tableId: app.tableId, seat: mySeat, token: seatToken }));
-    }
+    app.built = false;
+    const seatToken = tokens.get("seat", app.tableId);
+    const mySeat = table.seats.find((s) => s.host)?.seat ?? null;
+    renderNightOver(app, table, $("#main"), () => resultsView(table, { tableId: app.tableId, seat: mySeat, token: seatToken }));
     return;
   }
+  app.sawPlay = table.status !== "lobby";
   if (!app.built) {
     $("#main").replaceChildren(skeleton(you));
     app.built = true;
@@ -76,9 +81,11 @@ function render() {
   $("#requests").replaceChildren(...requestParts(you));
   $("#seat-admin").replaceChildren(seatAdmin(table));
   $("#bot-box").hidden = table.status !== "lobby";
+  for (const el of document.querySelectorAll(".share .invite-only")) el.hidden = table.status !== "lobby";
   const kinds = $("#bot-kind");
   if (kinds && kinds.options.length !== (you.bots || []).length) {
-    kinds.replaceChildren(...(you.bots || []).map((kind) => h("option", { value: kind }, kind)));
+    kinds.replaceChildren(...(you.bots || []).map((kind) => h("option", { value: kind }, botLevel(kind))));
+    if ((you.bots || []).includes(DEFAULT_BOT)) kinds.value = DEFAULT_BOT;
   }
   renderPlayToo(table);
   $("#overview").replaceChildren(
@@ -113,8 +120,8 @@ function skeleton() {
       h("p", { class: "quiet" }, t("web.host.no_secret"))),
     h("section", { class: "panel share", "aria-labelledby": "share-title" },
       h("h2", { id: "share-title" }, t("web.host.share")),
-      h("p", {}, t("web.host.share_hint")),
-      qrImage(app.tableId),
+      h("p", { class: "invite-only" }, t("web.host.share_hint")),
+      h("div", { class: "invite-only" }, qrImage(app.tableId)),
       h("p", { class: "link-row" }, linkBox,
         h("button", { type: "button", onclick: () => copy(joinUrl, linkBox) }, t("web.host.copy"))),
       h("p", {}, h("a", { href: tableUrl, target: "_blank", rel: "noopener" }, t("web.host.table_screen")))),
@@ -206,12 +213,26 @@ function seatAdmin(table) {
     if (waiting) words.push(waiting);
     const actions = [];
     if (!seat.host && !seat.removed && !seat.out && (lobby || playing)) {
-      actions.push(h("button", { type: "button", class: "small", onclick: () =>
-        send({ type: seat.bot ? "remove_bot" : "remove_player", seat: seat.seat }) },
+      actions.push(h("button", { type: "button", class: "small", "data-remove": seat.seat, onclick: () => {
+        // Asked first (issue 23): a removal during play can be undone only until the next hand.
+        if (lobby || window.confirm(t("web.host.undo.confirm", { name: seat.name }))) {
+          send({ type: seat.bot ? "remove_bot" : "remove_player", seat: seat.seat });
+        }
+      } },
         t("web.host.remove"), h("span", { class: "sr-only" }, ` ${seat.name}`)));
     }
     const reenter = playing ? reentryButton(table, seat, send) : null;
     if (reenter) actions.push(reenter);
+    if (playing && seat.restorable) {
+      actions.push(h("button", { type: "button", class: "small", "data-restore": seat.seat,
+        onclick: () => send({ type: "restore_seat", seat: seat.seat }) },
+        t("web.host.undo.restore"), h("span", { class: "sr-only" }, ` ${seat.name}`)));
+    }
+    if ((lobby || playing) && !seat.bot && !seat.host && !seat.removed && !seat.out) {
+      actions.push(h("button", { type: "button", class: "small", "data-reissue": seat.seat,
+        onclick: () => send({ type: "reissue_seat", seat: seat.seat }) },
+        t("web.host.link.new"), h("span", { class: "sr-only" }, ` ${seat.name}`)));
+    }
     if (playing && !seat.bot && !seat.away && !seat.removed && !seat.out) {
       actions.push(h("button", { type: "button", class: "small", onclick: () => send({ type: "mark_away", seat: seat.seat }) },
         t("web.host.mark_away"), h("span", { class: "sr-only" }, ` ${seat.name}`)));
@@ -219,8 +240,38 @@ function seatAdmin(table) {
     return h("li", { "data-seat": seat.seat },
       h("span", {}, `${t("web.seat.number", { n: seat.seat })}: `, h("strong", {}, seat.name)),
       words.length ? h("span", { class: "seat-status" }, ` — ${words.join(" · ")}`) : null,
-      h("span", { class: "seat-stack" }, ` · ${seat.stack ?? ""}`), " ", actions);
+      h("span", { class: "seat-stack" }, ` · ${standingStack(table, seat)}`), " ", actions,
+      app.seatLink?.seat === seat.seat && !seat.removed ? seatLinkBox(seat) : null);
   }));
+}
+
+/** The seat's chips as the standings count them (before the hand in progress), so that the
+ *  two lists of the host page agree mid-hand (issue 23). */
+function standingStack(table, seat) {
+  const row = (table.standings || []).find((r) => r.seat === seat.seat);
+  return row ? row.stack : seat.stack ?? "";
+}
+
+/** The seat's new link (issue 23), to send to its player: the old one no longer works. */
+function seatLinkBox(seat) {
+  // Built once per new link: the seat list is redrawn at every state, the QR fetched once.
+  if (!app.seatLink.box) app.seatLink.box = buildSeatLinkBox(seat);
+  return app.seatLink.box;
+}
+
+function buildSeatLinkBox(seat) {
+  const url = app.seatLink.url;
+  const box = h("input", { readonly: true, value: url, id: `seat-link-${seat.seat}`, "aria-label": t("web.host.link.label", { name: seat.name }) });
+  return h("div", { class: "seat-link" },
+    h("p", {}, t("web.host.link.hint", { name: seat.name })),
+    h("p", { class: "link-row" }, box, h("button", { type: "button", onclick: () => copy(url, box) }, t("web.host.copy"))),
+    qrImage(app.tableId, { size: 180, link: url, alt: t("web.host.link.label", { name: seat.name }) }));
+}
+
+/** A bot level's name for the menu ("calling station"); the kind itself if it has none. */
+function botLevel(kind) {
+  const name = t(`bot.level.${kind}`);
+  return name === `bot.level.${kind}` ? kind : name;
 }
 
 function renderPlayToo(table) {

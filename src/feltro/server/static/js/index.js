@@ -29,6 +29,7 @@ function render() {
   const stop = h("input", { id: "t-stop", type: "time" });
   const levels = levelFields();
   const reentry = reentryFields();
+  const bank = bankInput();
   const form = h("form", { id: "create-form", class: "panel" },
     h("h2", {}, t("web.index.create")),
     field("t-name", t("web.index.table_name"), name),
@@ -36,6 +37,8 @@ function render() {
     h("div", { class: "row" }, field("t-sb", t("web.index.small_blind"), sb), field("t-bb", t("web.index.big_blind"), bb)),
     h("div", { class: "row" }, field("t-timer", t("web.index.timer"), timer),
       h("p", {}, untimed, " ", h("label", { for: "t-untimed" }, t("web.index.untimed")))),
+    field("t-bank", t("web.create.bank"), bank, t("web.create.bank_hint")),
+    reactionsChoice(),
     field("t-stop", t("web.index.stop_at"), stop),
     levels.element,
     reentry.element,
@@ -48,6 +51,8 @@ function render() {
       seats: Number(seats.value), stack: Number(stack.value),
       small_blind: Number(sb.value), big_blind: Number(bb.value),
       action_seconds: untimed.checked ? null : Number(timer.value),
+      ...bankChoices(bank),
+      reactions: $("#t-reactions").checked,
     };
     if (stop.value) body.stop_at = stopAt(stop.value);
     levels.read(body);
@@ -86,6 +91,27 @@ function render() {
     });
     $("#tables").replaceChildren(rows.length ? h("ul", { class: "tables" }, rows) : h("p", { class: "quiet" }, t("web.index.no_tables")));
   }).catch(() => $("#tables").replaceChildren());
+}
+
+// --- the time bank (issue 23): shown and set on the form, 0 turns it off -----------------------
+
+function bankInput() {
+  return h("input", { id: "t-bank", type: "number", min: 0, max: 600, value: 60, "aria-describedby": "t-bank-hint" });
+}
+
+/** The request's bank fields: *n* seconds to start with, refilled by the server's 5 s a hand
+ *  up to twice *n*; 0: no bank at all (no refill either). */
+function bankChoices(input) {
+  const seconds = Math.min(600, Math.max(0, Math.round(Number(input.value) || 0)));
+  if (!seconds) return { bank_seconds: 0, bank_refill_seconds: 0, bank_max_seconds: 0 };
+  return { bank_seconds: seconds, bank_max_seconds: 2 * seconds };
+}
+
+// --- quick reactions (issue 23): on unless the host turns them off ---------------------------
+
+function reactionsChoice() {
+  return h("p", {}, h("input", { id: "t-reactions", type: "checkbox", checked: true }), " ",
+    h("label", { for: "t-reactions" }, t("web.create.reactions")));
 }
 
 /** "23:30" today (or tomorrow if already past) as ISO 8601 with this device's offset. */

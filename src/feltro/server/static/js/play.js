@@ -2,7 +2,7 @@
 
 import { boot, connect } from "./boot.js";
 import { fragmentToken, tableIdFromPath, tokens, newId } from "./net.js";
-import { t, lang } from "./i18n.js";
+import { t } from "./i18n.js";
 import {
   $, h, announce, announceLog, boardView, card, cardsText, errorText, logView,
   potsView, refusalWords, seatList, seatOf, showNet, showdownView,
@@ -12,6 +12,11 @@ import { resultsView } from "./results.js";
 import { levelText } from "./levels.js";
 import { waitingText } from "./entries.js";
 import { alarmsView, badCards, contributeIfDue, dealProblems, forgetSent } from "./fairclient.js";
+import { renderNightOver } from "./lasthand.js";
+import { turnNotice, turnTitle } from "./turnnotice.js";
+import { seatGoneView } from "./seatgone.js";
+import { reviewView } from "./review.js";
+import { reactionBar, showReaction } from "./reactions.js";
 
 const app = {
   tableId: tableIdFromPath(),
@@ -50,7 +55,13 @@ async function main() {
     onState: (msg) => { render(); checkFairness(msg); },
     onStatus: (status, detail) => {
       showNet(status, detail);
-      if (status === "gone" && detail === "bad_token") tokens.remove("seat", app.tableId);
+      if (status === "gone" && (detail === "bad_token" || detail === "revoked")) {
+        // A revoked seat keeps its link on the device: the host may undo the removal.
+        if (detail === "bad_token") tokens.remove("seat", app.tableId);
+        app.gone = true;
+        $("#main").replaceChildren(seatGoneView(app.tableId));
+        return;
+      }
       renderActions(true);
     },
   });
@@ -65,6 +76,8 @@ function onMessage(msg) {
     }
     if (msg.code !== "bad_token") toast(errorText(msg), { urgent: true });
     if (msg.code === "bad_token") showNet("gone", "bad_token");
+  } else if (msg.type === "reaction") {
+    if (app.state) showReaction(app.state.table, msg);
   } else if (msg.type === "ack") {
     if (app.pending && msg.ref === app.pending.id) app.pending.acked = true;
   } else if (msg.type === "welcome") {
@@ -100,9 +113,9 @@ function checkFairness(state) {
 
 function render() {
   const state = app.state;
-  if (!state) return;
+  if (!state || app.gone) return;
   const { table, you } = state;
-  document.title = `${table.name} · feltro`;
+  document.title = turnTitle(`${table.name} · feltro`, Boolean(myLegal()));
   $("#title").textContent = table.name;
   const main = $("#main");
   main.dataset.status = table.status;
@@ -111,13 +124,11 @@ function render() {
     return;
   }
   if (table.status === "over") {
-    if (app.resultsFor !== lang()) {
-      app.resultsFor = lang();
-      main.replaceChildren(resultsView(table, { seat: you.seat, token: app.token, tableId: app.tableId }));
-    }
+    renderNightOver(app, table, main, () => resultsView(table, { seat: you.seat, token: app.token, tableId: app.tableId }));
     return;
   }
   app.resultsFor = null;
+  app.sawPlay = true;
   if (!$("#game", main)) main.replaceChildren(gameSkeleton());
   const now = app.link.now();
   $("#hand-info").textContent = handInfo(table);
@@ -126,6 +137,7 @@ function render() {
   $("#middle").replaceChildren(boardView(table), potsView(table));
   $("#me").replaceChildren(...meParts(table, you, now));
   renderActions(false);
+  $("#reactions-bar").hidden = table.settings.reactions === false || table.status === "lobby";
   const showdown = showdownView(table);
   $("#showdown").replaceChildren(...(showdown ? [showdown] : []));
   $("#log").replaceChildren(logView(table));
@@ -143,11 +155,16 @@ function gameSkeleton() {
     h("section", { id: "me", class: "me", "aria-label": t("web.hand.your_cards") }),
     h("section", { id: "actions", class: "actions", tabindex: "-1", "aria-label": t("web.turn.yours") }),
     h("div", { id: "showdown" }),
+    h("div", { id: "reactions-bar" }, reactionBar((emoji) => app.link.send({ type: "react", emoji }))),
     h("div", { class: "side" },
       h("details", { id: "log-box", class: "box", open: window.innerWidth >= 900 },
         h("summary", {}, t("web.tabs.log")), h("div", { id: "log" })),
       h("details", { id: "standings-box", class: "box", open: window.innerWidth >= 900 },
-        h("summary", {}, t("web.tabs.standings")), h("div", { id: "standings" }))));
+        h("summary", {}, t("web.tabs.standings")), h("div", { id: "standings" })),
+      // The earlier hands, loaded each time the box is opened (issue 23).
+      h("details", { id: "review-box", class: "box", ontoggle: (event) => {
+        if (event.target.open) $("#review-slot").replaceChildren(reviewView(app.tableId, { token: app.token }));
+      } }, h("summary", {}, t("web.review.title")), h("div", { id: "review-slot" }))));
 }
 
 function handInfo(table) {
@@ -361,7 +378,10 @@ function renderActions(force) {
     app.setAmount = null;
     app.focusAmount = null;
   }
-  const refusals = Object.values(legal.refusal_details || {});
+  // Why a raise is not offered (B7, B8, B10) is news; that a check is not, every time a bet
+  // is owed, is not: the Call button already says what is owed (B3).
+  const refusals = Object.entries(legal.refusal_details || {}).filter(([kind]) => kind !== "check")
+    .map(([, refusal]) => refusal);
   if (refusals.length) {
     parts.push(h("ul", { class: "refusals" }, refusals.map((refusal) => h("li", {}, refusalWords(refusal)))));
   }
@@ -372,8 +392,9 @@ function renderActions(force) {
       options: legal.check ? t("web.announce.options_check") : t("web.announce.options_call", { n: legal.call }),
     }), { urgent: true });
     if (window.matchMedia("(hover: hover)").matches) panel.querySelector("button.act")?.focus();
-    if (navigator.vibrate && navigator.userActivation?.hasBeenActive) navigator.vibrate(80);
+    turnNotice();
   }
+  if (newTurn) panel.scrollIntoView({ block: "nearest" });
 }
 
 function act(action, to) {

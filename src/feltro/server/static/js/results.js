@@ -7,6 +7,7 @@ import { ruleLink } from "./rulelinks.js";
 import { h, ordinal, standingsView } from "./ui.js";
 import { verifySeries } from "./verify.js";
 import { alarmsView, computedFingerprint } from "./fairclient.js";
+import { reviewView } from "./review.js";
 
 // Why a series ended, as the rule that says so: one player has every chip (G4), or the agreed
 // stop time came (G6).
@@ -137,6 +138,7 @@ export function resultsView(table, { seat = null, token = null, tableId }) {
     outcome.end ? h("p", {}, t(`series.end_${outcome.end}`, { hands: outcome.hands }), " ",
       ruleLink(END_RULE[outcome.end], lang(), t("rules.see", { rule: END_RULE[outcome.end] }))) : null,
     standingsView(table, 0),
+    reviewView(tableId, { token }),
     h("h3", {}, t("web.over.chart")),
     chart,
     token ? h("p", {}, h("button", { type: "button", id: "download", onclick: () => download(tableId, token, seat, status) }, t("web.over.download"))) : null,

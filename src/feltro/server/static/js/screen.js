@@ -4,7 +4,7 @@
 
 import { boot, connect } from "./boot.js";
 import { tableIdFromPath } from "./net.js";
-import { t, lang } from "./i18n.js";
+import { t } from "./i18n.js";
 import {
   $, h, actionText, announceLog, boardView, logLine, nameOf,
   potsView, qrImage, seatList, showdownView, standingsView, stopText,
@@ -13,6 +13,9 @@ import { levelText } from "./levels.js";
 import { waitingText } from "./entries.js";
 import { resultsView } from "./results.js";
 import { alarmsView } from "./fairclient.js";
+import { renderNightOver } from "./lasthand.js";
+import { reviewView } from "./review.js";
+import { showReaction } from "./reactions.js";
 
 const app = { tableId: tableIdFromPath(), link: null, state: null, heard: { hand: 0, log: 0 }, resultsFor: null };
 
@@ -24,7 +27,8 @@ async function main() {
       render();
     },
   });
-  connect(app, { role: "spectator", onState: render });
+  connect(app, { role: "spectator", onState: render,
+                 onMessage: (msg) => { if (msg.type === "reaction" && app.state) showReaction(app.state.table, msg); } });
 }
 
 /** The newest thing that happened, in words: an action, a board card, a pot won. */
@@ -49,13 +53,11 @@ function render() {
   $("#title").textContent = table.name;
   const main = $("#main");
   if (table.status === "over") {
-    if (app.resultsFor !== lang()) {
-      app.resultsFor = lang();
-      main.replaceChildren(resultsView(table, { tableId: app.tableId }));
-    }
+    renderNightOver(app, table, main, () => resultsView(table, { tableId: app.tableId }));
     return;
   }
   app.resultsFor = null;
+  app.sawPlay = true;
   const now = app.link.now();
   const hand = table.hand;
   const info = [];
@@ -95,8 +97,28 @@ function render() {
         turn ? h("p", { class: "turn" }, turn) : null)),
     h("div", { class: "screen-side" },
       showdown,
-      standingsView(table, now))));
+      standingsView(table, now),
+      reviewBox(table))));
   announceLog(app.heard, table);
+}
+
+/** The earlier hands on the table screen (issue 23): loaded when opened, and again when a
+ *  hand ends while it is open; the same box across re-renders. */
+function reviewBox(table) {
+  if (!app.review) {
+    // A share link (`#hand-<n>`) opens the box on its hand, also while the series is played.
+    const box = h("details", { class: "box", id: "review-box", open: location.hash.startsWith("#hand-"), ontoggle: () => {
+      if (box.open) box.querySelector(".review-slot").replaceChildren(reviewView(app.tableId));
+    } }, h("summary", {}, t("web.review.title")), h("div", { class: "review-slot" }));
+    if (box.open) box.querySelector(".review-slot").replaceChildren(reviewView(app.tableId));
+    app.review = { hands: table.hands_played, box };
+  }
+  const review = app.review;
+  if (review.hands !== table.hands_played) {
+    review.hands = table.hands_played;
+    if (review.box.open) review.box.querySelector(".review-slot").replaceChildren(reviewView(app.tableId));
+  }
+  return review.box;
 }
 
 main();

@@ -144,10 +144,11 @@ export function lastActionText(table, seat) {
 }
 
 /** Where seat *index* of *count* sits around an ellipse, starting at the bottom centre: far
- * enough in that a whole seat box stays on the felt (the oval's edge is at 50%). */
+ * enough in that a whole seat box (at most `--seat-w` wide and 21% high, feltro.css) stays on
+ * the felt, whose edge is an ellipse of radii 50% and 45% with straight sides. */
 function ovalPosition(index, count) {
   const angle = Math.PI / 2 + (2 * Math.PI * index) / count;
-  return { "--x": `${50 + 38 * Math.cos(angle)}%`, "--y": `${50 + 36 * Math.sin(angle)}%` };
+  return { "--x": `${50 + 36 * Math.cos(angle)}%`, "--y": `${50 + 33 * Math.sin(angle)}%` };
 }
 
 /**
@@ -192,10 +193,11 @@ export function seatList(table, { you = null, skipYou = false, empty = false, no
       shown,
       status.length ? h("div", { class: "seat-status" }, status.join(" · ")) : null,
       acting ? h("div", { class: "seat-status acting" }, t("web.seat.to_act")) : null,
-      !acting && last && !seat.folded ? h("div", { class: "seat-last" }, last) : null,
+      !acting && last && (!seat.folded || seat.last_action.timeout) ? h("div", { class: "seat-last" }, last) : null,
       acting && table.timer && table.timer.seat === seat.seat ? timerBar(table, now) : null));
   });
-  return h("ul", { class: "seats", "aria-label": t("web.host.seats") }, items);
+  return h("ul", { class: "seats", "aria-label": t("web.host.seats"),
+                  style: { "--seat-w": count > 6 ? "16%" : "19%" } }, items);
 }
 
 // --- timer -------------------------------------------------------------------------------------
@@ -281,6 +283,7 @@ export function potsView(table) {
 export function actionText(table, entry) {
   const name = nameOf(table, entry.seat);
   const allIn = entry.all_in ? "_all_in" : "";
+  if (entry.timeout) return entry.action === "check" ? t("log.timeout.checks", { name }) : t("log.timeout.folds", { name });
   switch (entry.action) {
     case "fold": return t("log.folds", { name });
     case "check": return t("log.checks", { name });
@@ -412,7 +415,7 @@ export function announceLog(heard, table, {
 
 // --- preferences and the settings dialog -------------------------------------------------------
 
-const PREFS = ["four-colour", "high-contrast"];
+const PREFS = ["four-colour", "high-contrast", "turn-sound"];
 
 export function applyPrefs() {
   for (const pref of PREFS) {
@@ -492,6 +495,8 @@ export function mountChrome({ skipTo = "main" } = {}) {
       h("label", { for: "pref-four-colour", "data-i18n": "web.prefs.four_colour" })),
     h("p", {}, h("input", { type: "checkbox", id: "pref-high-contrast" }), " ",
       h("label", { for: "pref-high-contrast", "data-i18n": "web.prefs.contrast" })),
+    h("p", {}, h("input", { type: "checkbox", id: "pref-turn-sound" }), " ",
+      h("label", { for: "pref-turn-sound", "data-i18n": "web.prefs.turn.sound" })),
     h("h3", { "data-i18n": "web.prefs.keys" }),
     h("p", { "data-i18n": "web.act.keys" }),
     h("p", {}, h("button", { type: "button", id: "settings-close", "data-i18n": "web.prefs.close" })));
@@ -533,11 +538,14 @@ export function errorText(msg) {
   return t(`error.${msg.code}`);
 }
 
-/** The join link's QR code as an `<img>`. The SVG is fetched and given its namespace when it
- *  lacks one (an SVG without `xmlns` shows inline but not as an image). */
-export function qrImage(tableId, { size = 200 } = {}) {
-  const img = h("img", { class: "qr", alt: t("web.host.qr_alt"), width: size, height: size });
-  fetch(`/api/tables/${encodeURIComponent(tableId)}/qr.svg`).then((r) => r.text()).then((text) => {
+/** The join link's QR code (or, with *link*, that link's: `POST /api/qr`) as an `<img>`. The
+ *  SVG is fetched and given its namespace when it lacks one (an SVG without `xmlns` shows
+ *  inline but not as an image). */
+export function qrImage(tableId, { size = 200, link = null, alt = null } = {}) {
+  const img = h("img", { class: "qr", alt: alt || t("web.host.qr_alt"), width: size, height: size });
+  const got = link ? fetch("/api/qr", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ text: link }) })
+    : fetch(`/api/tables/${encodeURIComponent(tableId)}/qr.svg`);
+  got.then((r) => r.text()).then((text) => {
     const fixed = /<svg[^>]*xmlns=/.test(text) ? text
       : text.replace("<svg", '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ' + svgSize(text) + '"');
     img.src = URL.createObjectURL(new Blob([fixed], { type: "image/svg+xml" }));

@@ -1,0 +1,79 @@
+"""The hand that ends the series is shown in full before the results (issue 23, item 1): on the
+phone and the table screen the last hand's board, shown cards and pots stay for seconds with a
+button to the results, and the results offer "See the last hand"."""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+from browserkit import Server, new_context, shot, wait_until
+from flows import host_page, join, seat_players, start_game
+
+
+def test_last_hand_visible_before_the_results(chromium: Any, server: Server) -> None:
+    table = server.create_table(seats=2, stack=200, max_hands=1)
+    host, _frames, _errors = host_page(chromium, server, table)
+    host.select_option("#bot-kind", "station")
+    host.fill("#bot-name", "Robo")
+    host.click("#bot-form button[type=submit]")
+    host.locator(".admin-seats strong", has_text="Robo").wait_for()
+    bruno = join(chromium, server, table, "Bruno", lang="pt-PT")
+    seat_players(host, ["Bruno"])
+    screen = new_context(chromium, phone=False, viewport={"width": 1280, "height": 720}).new_page()
+    screen.goto(f"{server.url}/table/{table['table_id']}")
+    screen.wait_for_selector("#net[data-status='online']")
+    start_game(host)
+    page = bruno.page
+    page.wait_for_selector(".hole .card[data-card]")
+
+    # Bruno checks and calls to the showdown against a calling station: one hand, the last.
+    def over() -> bool:
+        if page.locator("#last-hand").count():
+            return True
+        button = page.locator("#actions.live button.act.check, #actions.live button.act.call")
+        if button.count():
+            try:
+                button.first.click(timeout=1000)
+            except Exception:  # the turn moved on while clicking
+                return False
+        return False
+
+    wait_until(over, 40, what="the last hand on the phone")
+    seen = time.monotonic()
+    # The cards on the last-hand view are the ones the final state showed (a loser may muck,
+    # P8): public only, and all of them.
+    final = [f for f in bruno.frames.states() if f["table"]["status"] == "over"][-1]["table"]
+    shown = {c for s in final["hand"]["showdown"] for c in (s["cards"] or [])}
+    assert len(shown) >= 2
+    for view in (page, screen):
+        view.wait_for_selector("#last-hand .showdown")
+        assert view.locator(".results").count() == 0
+        assert view.locator("#last-hand .board .card[data-card]").count() == 5
+        on_view = set(view.locator("#last-hand .show-order .card[data-card]").evaluate_all(
+            "els => els.map(e => e.dataset.card)"))
+        assert on_view == shown
+        assert view.locator("#last-hand .pot-winners li").count() >= 1
+        assert view.locator("#see-results").is_visible()
+    assert "A última mão da série" in page.locator("#last-hand-title").inner_text()
+    shot(page, "last-hand-phone-pt-PT-360x740")
+    shot(screen, "last-hand-tv-1280x720")
+
+    # The results come at once with the button ...
+    page.click("#see-results")
+    page.wait_for_selector(".results")
+    # ... or by themselves after a few seconds (never at once).
+    screen.wait_for_selector(".results", timeout=30_000)
+    assert time.monotonic() - seen >= 4.0
+    # The chart's words are readable on the phone (issue 23): about 11 px and more, not 6.
+    page.wait_for_selector(".results svg.chart .axis text")
+    heights = page.locator(".results svg.chart text").evaluate_all(
+        "els => els.map(e => e.getBoundingClientRect().height)")
+    assert heights
+    assert min(heights) >= 10, heights
+    # The last hand can be seen again from the results.
+    assert page.locator("#last-hand").count() == 0
+    page.click("#see-last-hand")
+    page.wait_for_selector("#last-hand .showdown")
+    assert page.locator("#last-hand .show-order .card[data-card]").count() == len(shown)
+    bruno.close()
