@@ -5,15 +5,17 @@ patching the full-screen game out."""
 from __future__ import annotations
 
 import time
-from collections.abc import Collection, Mapping
+from collections.abc import Callable, Collection, Mapping
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from feltro.actions import Action
-from feltro.bots import Bot
+from feltro.bots import Bot, checked_action
 from feltro.cli import main
+from feltro.hand import Hand
+from feltro.seating import Seating
 from feltro.series import Series
 from feltro.session import Session
 
@@ -57,9 +59,10 @@ def english_data_folder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path
     return folder
 
 
-def patch_full_screen(monkeypatch: pytest.MonkeyPatch, *, start_another: bool) -> list[Any]:
-    """Replace the full-screen game: each run plays two hands (the person checks or calls)
-    and leaves, as a player quitting would; with *start_another*, after dealing a third.
+def patch_full_screen(monkeypatch: pytest.MonkeyPatch, *, start_another: bool,
+                      hands: int = 2) -> list[Any]:
+    """Replace the full-screen game: each run plays *hands* hands (the person checks or calls)
+    and leaves, as a player quitting would; with *start_another*, after dealing one more.
     Returns the list the apps run are appended to."""
     from feltro.tui.app import PlayApp
 
@@ -68,7 +71,7 @@ def patch_full_screen(monkeypatch: pytest.MonkeyPatch, *, start_another: bool) -
     def run(self: PlayApp, *args: Any, **kwargs: Any) -> None:
         apps.append(self)
         session: Session = self.session
-        for _ in range(2):
+        for _ in range(hands):
             if not session.in_hand and not session.next_hand():
                 return
             finish_hand(session)
@@ -106,3 +109,20 @@ def play_bot_series(series: Series, bots: Mapping[int, Bot],
             assert answer in hand.legal, (bot.name, answer, hand.legal)
         series.act(answer)
     return decisions, slowest
+
+
+def bots_play_hand(hand: Hand, seating: Seating, bot_of: Callable[[int], Bot],
+                   act: Callable[[Action, int], object]) -> list[str]:
+    """Play *hand* out, each decision by ``bot_of(seat)`` (an illegal answer replaced by check
+    or fold, as the game does) and applied with ``act(action, seat)`` (a series, or its log).
+    Returns why each replaced answer was replaced."""
+    replaced: list[str] = []
+    while not hand.is_over:
+        position = hand.to_act
+        assert position is not None
+        seat = seating.order[position]
+        action, why = checked_action(bot_of(seat), hand.view(position), hand.legal)
+        if why is not None:
+            replaced.append(why)
+        act(action, seat)
+    return replaced

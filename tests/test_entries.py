@@ -13,13 +13,14 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from feltro.bots import Bot, checked_action, make_bot
+from feltro.bots import Bot, make_bot
 from feltro.entries import ReentryRule
 from feltro.errors import ConfigError, EntryError
 from feltro.history import replay
 from feltro.levels import BlindSchedule
 from feltro.series import HandSummary, Series, SeriesConfig
 from feltro.series_log import SeriesStore, series_hand_record
+from playkit import bots_play_hand
 
 T0 = datetime(2026, 5, 1, 21, 0, tzinfo=UTC)
 
@@ -44,14 +45,8 @@ def play(driver: Series | SeriesStore, between: Hook | None = None, *, seed: int
             return series
         seating = series.seating
         assert seating is not None
-        while not hand.is_over:
-            position = hand.to_act
-            assert position is not None
-            seat = seating.order[position]
-            bot = bots.setdefault(seat, make_bot(kind, random.Random(seed * 100 + seat)))
-            action, _ = checked_action(bot, hand.view(position), hand.legal)
-            driver.act(action, seat)
-
+        bots_play_hand(hand, seating, lambda seat: bots.setdefault(
+            seat, make_bot(kind, random.Random(seed * 100 + seat))), driver.act)
 
 def reenter_all(driver: Series | SeriesStore, series: Series, now: datetime) -> None:
     """The host approves every re-entry asked: every busted player asks while they may."""

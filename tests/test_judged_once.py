@@ -29,6 +29,9 @@ LEGAL_NUMBERS = frozenset({"can_check", "can_raise", "call_amount", "min_raise_t
                            "max_raise_to", "refusal_details", "passive"})
 """What a :class:`~feltro.legal.LegalActions` says; reading it is judging, except to send it."""
 SENDS_LEGAL = frozenset({"views.py"})
+SERVER_RULES = {"D1": "server/fairplay.py"}
+"""Rules no engine judges, each judged once in the server module named: the devices' seals and
+values of the verifiable shuffle (D1) are refused or taken by the fair dealer alone."""
 
 
 # --- the server judges no rule ------------------------------------------------------------------
@@ -55,7 +58,8 @@ def _judgement(node: ast.AST, name: str) -> str | None:
         if called == "precheck":
             return "calls precheck"
         if (called == "Refusal" and node.args and isinstance(node.args[0], ast.Constant)
-                and isinstance(node.args[0].value, str)):
+                and isinstance(node.args[0].value, str)
+                and SERVER_RULES.get(node.args[0].value) != name):
             return f"builds a refusal of rule {node.args[0].value}"
     if (isinstance(node, ast.Compare)
             and any(isinstance(op, (ast.In, ast.NotIn)) for op in node.ops)
@@ -201,3 +205,11 @@ def test_the_fold_check_sees_the_old_copies() -> None:
         "bots/rules.py": "return CHECK if legal.can_check else FOLD\n",  # a strategy: fine
     }
     assert check_else_fold_sites(old) == ["server/game.py:2", "session.py:1"]
+
+
+def test_a_server_rule_is_judged_only_where_it_belongs() -> None:
+    # D1 is the fair dealer's to judge; anywhere else in the server it is a second judge.
+    built = 'from feltro.errors import Refusal\nREFUSED = Refusal("D1", "late", {})\n'
+    assert server_judgements({"server/fairplay.py": built}) == []
+    assert server_judgements({"server/room.py": built}) == [
+        "server/room.py:2 builds a refusal of rule D1"]

@@ -11,11 +11,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from feltro.bots import Bot, checked_action, make_bot
+from feltro.bots import Bot, make_bot
 from feltro.errors import ConfigError
 from feltro.levels import READY, BlindSchedule, Level, LevelUnit
 from feltro.series import Series, SeriesConfig
 from feltro.series_log import SeriesStore, series_hand_record
+from playkit import bots_play_hand
 
 T0 = datetime(2026, 5, 1, 21, 0, tzinfo=UTC)
 
@@ -37,12 +38,8 @@ def play(driver: Series | SeriesStore, *, timed: bool, seed: int = 3,
             return
         seating = series.seating
         assert seating is not None
-        while not hand.is_over:
-            position = hand.to_act
-            assert position is not None
-            seat = seating.order[position]
-            action, _ = checked_action(bots[seat], hand.view(position), hand.legal)
-            driver.act(action, seat)
+        bots_play_hand(hand, seating, bots.__getitem__, driver.act)
+
 
 
 def test_a_ready_schedule_by_hands_G7() -> None:

@@ -80,6 +80,11 @@ ALLOWED_PY = {
         "a terminal series' id (when it started)",
     ("season/folder.py", r"[a-z0-9]+(?:-[a-z0-9]+)*"): "a season's slug (file name, address)",
     ("season/folder.py", r"[a-z0-9]+"): "the words of a season's name, made its slug",
+    ("server/security.py", r"(?i)(token\W{0,4})[A-Za-z0-9_-]+"):
+        "what follows a token key in a log line, redacted",
+    ("server/security.py", r"^(TEXT|BINARY|CONT) .*(\[\d+ bytes(?:, continued)?\])$"):
+        "a websocket frame as the websockets library logs it (its body cut from the log)",
+    ("remote/lan.py", r"^[A-Za-z0-9_-]{1,32}$"): "a table id announced on the LAN",
 }
 ALLOWED_JS = {
     ("i18n.js", r"\{(\w+)\}"): "catalogue placeholders",

@@ -13,9 +13,10 @@ from collections.abc import Sequence
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from feltro.bots import Bot, checked_action, make_bot
+from feltro.bots import Bot, make_bot
 from feltro.hand import Structure
 from feltro.series import End, HandSummary, Series, SeriesConfig
+from playkit import bots_play_hand
 
 
 def play(config: SeriesConfig, seed: int, kinds: Sequence[str]) -> Series:
@@ -27,13 +28,8 @@ def play(config: SeriesConfig, seed: int, kinds: Sequence[str]) -> Series:
     while (hand := series.next_hand()) is not None:
         seating = series.seating
         assert seating is not None
-        while not hand.is_over:
-            position = hand.to_act
-            assert position is not None
-            seat = seating.order[position]
-            action, replaced = checked_action(bots[seat], hand.view(position), hand.legal)
-            assert replaced is None, replaced
-            series.act(action, seat)
+        replaced = bots_play_hand(hand, seating, bots.__getitem__, series.act)
+        assert replaced == [], replaced
     return series
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from srvkit import Harness, harness_at
@@ -21,3 +22,16 @@ def limited(tmp_path: Path) -> Iterator[Harness]:
     """A server with the production rate limits (20 messages a second, bursts of 40)."""
     with harness_at(tmp_path / "data", burst=40.0) as h:
         yield h
+
+
+@pytest.fixture
+def live(tmp_path: Path) -> Iterator[Any]:
+    """A real ``feltro serve`` process (its own port and data folder) for one test."""
+    from realserver import ServerProcess
+
+    server = ServerProcess(tmp_path / "data")
+    server.start()
+    try:
+        yield server
+    finally:
+        server.stop()

@@ -45,16 +45,23 @@ class ServerProcess:
     def url(self) -> str:
         return f"http://127.0.0.1:{self.port}"
 
+    def command(self) -> list[str]:
+        """The command line that starts the server."""
+        return [sys.executable, "-m", "feltro", "serve", "--port", str(self.port), "--data",
+                str(self.data), "--log-level", self.log_level]
+
+    def client(self) -> httpx.Client:
+        """An HTTP client that reaches the server."""
+        return httpx.Client(trust_env=False, timeout=1.0)
+
     def start(self, timeout: float = 30.0) -> None:
         """Start and wait until ``/healthz`` answers."""
         env = dict(os.environ)
         env.pop("FELTRO_PORT", None)
-        self.process = subprocess.Popen(
-            [sys.executable, "-m", "feltro", "serve", "--port", str(self.port), "--data",
-             str(self.data), "--log-level", self.log_level],
-            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=env)
+        self.process = subprocess.Popen(self.command(), stdout=subprocess.DEVNULL,
+                                        stderr=subprocess.PIPE, env=env)
         deadline = time.monotonic() + timeout
-        with httpx.Client(trust_env=False, timeout=1.0) as client:
+        with self.client() as client:
             while time.monotonic() < deadline:
                 if self.process.poll() is not None:
                     raise RuntimeError(f"the server died: {self.stderr()}")

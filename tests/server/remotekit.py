@@ -13,7 +13,6 @@ import random
 import ssl
 import struct
 import subprocess
-import sys
 import termios
 import threading
 import time
@@ -188,23 +187,8 @@ class SecureServer(ServerProcess):
         verify = ssl.create_default_context(cafile=str(self.ca)) if self.ca else True
         return httpx.Client(trust_env=False, timeout=5.0, verify=verify)
 
-    def start(self, timeout: float = 30.0) -> None:
-        env = dict(os.environ)
-        env.pop("FELTRO_PORT", None)
-        self.process = subprocess.Popen(
-            [sys.executable, "-m", "feltro", "serve", "--port", str(self.port), "--data",
-             str(self.data), "--log-level", "warning", *self.extra],
-            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=env)
-        deadline = time.monotonic() + timeout
-        with self.client() as client:
-            while time.monotonic() < deadline:
-                if self.process.poll() is not None:
-                    raise RuntimeError(f"the server died: {self.stderr()}")
-                with contextlib.suppress(httpx.HTTPError):
-                    if client.get(f"{self.url}/healthz").text == "ok":
-                        return
-                time.sleep(0.05)
-        raise TimeoutError("the server did not start")
+    def command(self) -> list[str]:
+        return [*super().command(), *self.extra]
 
     def post(self, path: str, body: dict[str, Any]) -> dict[str, Any]:
         return self.post_at(self.url, path, body)

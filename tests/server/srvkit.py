@@ -314,3 +314,16 @@ def passive(legal: dict[str, Any]) -> dict[str, Any]:
     """Check, else fold."""
     return {"type": "act", "id": f"p{legal['hand']}-{legal['turn']}", "hand": legal["hand"],
             "turn": legal["turn"], "action": "check" if legal["check"] else "fold"}
+
+
+@contextlib.contextmanager
+def from_address(h: Harness, address: str) -> Iterator[None]:
+    """Requests and connections opened inside come from *address* (the test client's peer
+    address)."""
+    transport = h.client._transport
+    before = transport.client
+    transport.client = (address, 40000)
+    try:
+        yield
+    finally:
+        transport.client = before

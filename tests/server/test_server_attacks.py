@@ -10,12 +10,11 @@ import logging
 import socket
 import threading
 import time
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
-from srvkit import Harness, harness_at, seat_table
+from srvkit import Harness, from_address, harness_at, seat_table
 
 from feltro.server.protocol import clean_name
 from feltro.server.security import RedactingFilter, new_token
@@ -23,16 +22,6 @@ from feltro.server.security import RedactingFilter, new_token
 TABLE: dict[str, Any] = {"between_hands_seconds": 0, "bot_seconds": 0, "action_seconds": None}
 
 
-@contextlib.contextmanager
-def from_address(h: Harness, address: str) -> Iterator[None]:
-    """Connections opened inside come from *address* (the test client's peer address)."""
-    transport = h.client._transport
-    before = transport.client
-    transport.client = (address, 40000)
-    try:
-        yield
-    finally:
-        transport.client = before
 
 
 # --- a stranger on the Wi-Fi ------------------------------------------------------------------
@@ -187,16 +176,6 @@ def _can_bind(address: str) -> bool:
     return True
 
 
-@pytest.fixture
-def live(tmp_path: Path) -> Iterator[Any]:
-    from realserver import ServerProcess
-
-    server = ServerProcess(tmp_path / "data")
-    server.start()
-    try:
-        yield server
-    finally:
-        server.stop()
 
 
 def test_huge_request_headers_are_refused(live: Any) -> None:

@@ -9,12 +9,12 @@ from __future__ import annotations
 import contextlib
 import os
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import pytest
-from srvkit import Harness, drive, harness_at, passive, seat_table
+from srvkit import Harness, drive, from_address, harness_at, passive, seat_table
 
 from feltro.i18n import t
 from feltro.server.archive import Lifecycle
@@ -41,16 +41,6 @@ def _wait(condition: Callable[[], bool], seconds: float = 20.0) -> None:
     raise AssertionError("the server did not get there")
 
 
-@contextlib.contextmanager
-def from_address(h: Harness, address: str) -> Iterator[None]:
-    """Requests made inside come from *address* (the test client's peer address)."""
-    transport = h.client._transport
-    before = transport.client
-    transport.client = (address, 40000)
-    try:
-        yield
-    finally:
-        transport.client = before
 
 
 def _finish(h: Harness) -> str:

@@ -12,13 +12,16 @@ from typing import Any
 from srvkit import Frame, Harness, Phone, harness_at, seat_table
 
 from feltro.server.clock import FakeClock
+from feltro.server.turn_clock import SHOWDOWN_EXTRA_MAX
 
 SLOW: dict[str, Any] = {"between_hands_seconds": 30, "bot_seconds": 0}
+PAST_THE_PAUSE = 30 + SHOWDOWN_EXTRA_MAX + 1
+"""Seconds past the longest pause between hands (a showdown adds up to SHOWDOWN_EXTRA_MAX)."""
 
 
 def _next_hand_over(h: Harness, clock: FakeClock, host: Phone, after: int) -> Frame:
     """Deal the next hand (the clock moves past the pause) and wait for it to end."""
-    clock.advance(31)
+    clock.advance(PAST_THE_PAUSE)
     return host.until(lambda f: f["type"] == "state" and f["table"]["hand"] is not None
                       and f["table"]["hand"]["number"] > after and f["table"]["hand"]["over"])
 
@@ -95,7 +98,7 @@ def test_a_late_player_asks_the_host_accepts_and_joins_at_the_big_blind_G9(
         assert after["table"]["entries"]["waiting"][str(seat)]["hand"] == joins
         number = state["table"]["hand"]["number"]
         while seat in series.waiting:
-            clock.advance(31)
+            clock.advance(PAST_THE_PAUSE)
             dealt = host.until(functools.partial(_dealt_after, number))
             number = dealt["table"]["hand"]["number"]
             if seat in series.waiting:

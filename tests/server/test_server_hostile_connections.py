@@ -4,11 +4,10 @@ that never read. Seats stay reachable by their holders; memory and requests stay
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from srvkit import Harness, Phone, harness_at, seat_table
+from srvkit import Harness, Phone, from_address, harness_at, seat_table
 
 from feltro.server.admission import (
     HELLO_SECONDS,
@@ -18,18 +17,6 @@ from feltro.server.admission import (
     MAX_UNIDENTIFIED_PER_ADDRESS,
     ORPHAN_SECONDS,
 )
-
-
-@contextlib.contextmanager
-def from_address(h: Harness, address: str) -> Iterator[None]:
-    """Connections opened inside come from *address* (the test client's peer address)."""
-    transport = h.client._transport  # type: ignore[attr-defined]
-    before = transport.client
-    transport.client = (address, 40000)
-    try:
-        yield
-    finally:
-        transport.client = before
 
 
 def _closed(phone: Phone, timeout: float = 3.0) -> bool:

@@ -14,6 +14,7 @@ from typing import Any
 import httpx
 import pytest
 from realserver import Frame, LivePhone, ServerProcess
+from remotekit import seat_phone
 
 from feltro.fairness import contribution_commitment
 
@@ -23,19 +24,7 @@ pytestmark = pytest.mark.skipif(not hasattr(__import__("os"), "fork"),
 
 def _seat_players(server: ServerProcess, table_id: str, host: LivePhone,
                   names: list[str]) -> dict[int, LivePhone]:
-    players: dict[int, LivePhone] = {}
-    for name in names:
-        phone = LivePhone(server, table_id)
-        phone.connect()
-        phone.until(lambda f: f["type"] == "state")
-        phone.send(type="join", name=name, id="join")
-        request = phone.until(lambda f: f["type"] == "seat_request")
-        phone.token, phone.role = request["token"], "player"
-        host.send(type="accept", request_id=request["request_id"], id="ok")
-        accepted = phone.until(lambda f: f["type"] == "seat_request"
-                               and f["status"] == "accepted")
-        players[accepted["seat"]] = phone
-    return players
+    return dict(seat_phone(server, table_id, host, name) for name in names)
 
 
 def _snapshot(frame: Frame) -> dict[str, Any]:

@@ -11,25 +11,12 @@ import os
 import socket
 import struct
 import time
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
-
-import pytest
 
 TABLE: dict[str, Any] = {"between_hands_seconds": 0, "bot_seconds": 0, "action_seconds": None}
 
 
-@pytest.fixture
-def live(tmp_path: Path) -> Iterator[Any]:
-    from realserver import ServerProcess
-
-    server = ServerProcess(tmp_path / "data")
-    server.start()
-    try:
-        yield server
-    finally:
-        server.stop()
 
 
 def _rss_kib(pid: int) -> int:

@@ -14,10 +14,10 @@ from typer.testing import CliRunner
 from feltro.cli import app as cli
 from feltro.entries import ReentryRule
 from feltro.levels import BlindSchedule
-from feltro.session import Session
 from feltro.tui.app import PlayApp
 from feltro.tui.datadir import SeriesFolder
 from feltro.tui.render import header_line
+from playkit import english_data_folder, patch_full_screen
 
 runner = CliRunner()
 SEED = 5
@@ -25,34 +25,13 @@ SEED = 5
 
 @pytest.fixture
 def data(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    folder = tmp_path / "data"
-    monkeypatch.setenv("FELTRO_DATA_DIR", str(folder))
-    monkeypatch.setenv("LANG", "en_US.UTF-8")
-    return folder
+    return english_data_folder(tmp_path, monkeypatch)
 
 
 @pytest.fixture
 def played(monkeypatch: pytest.MonkeyPatch) -> list[PlayApp]:
-    """Each run plays three hands, the person checking or folding, and leaves."""
-    apps: list[PlayApp] = []
-
-    def run(self: PlayApp, *args: Any, **kwargs: Any) -> None:
-        apps.append(self)
-        session: Session = self.session
-        for _ in range(3):
-            if not session.in_hand and not session.next_hand():
-                return
-            while session.in_hand:
-                if session.bot_to_act:
-                    session.bot_act()
-                else:
-                    seat = session.human_to_act
-                    assert seat is not None
-                    session.act(seat, session.legal().passive)
-            self.hand_ended(session)
-
-    monkeypatch.setattr(PlayApp, "run", run)
-    return apps
+    """Each run plays three hands, the person checking or calling, and leaves."""
+    return patch_full_screen(monkeypatch, start_another=False, hands=3)
 
 
 def test_play_with_levels_saves_each_hands_level_and_resumes_at_it_G7(

@@ -93,7 +93,7 @@ export class Link {
                  || msg.code === "unsupported_protocol")) {
         this.stop(msg.code);
       } else if (msg.type === "bye" && msg.code === "revoked") {
-        this.stop("bad_token");
+        this.stop("revoked"); // the page keeps the token: the host may undo a removal
       } else if (msg.type === "bye" && msg.code === "replaced") {
         this.stop("replaced"); // the seat is open on another device: reconnecting would fight it
       }

@@ -466,7 +466,7 @@ export function showNet(status, detail) {
   if (!el) return;
   const key = status === "gone" ? null : `web.net.${status}`;
   let text = key ? t(key) : detail === "no_table" ? t("web.net.no_table")
-    : detail === "bad_token" ? t("web.net.bad_token")
+    : detail === "bad_token" || detail === "revoked" ? t("web.net.bad_token")
     : detail === "replaced" ? t("web.net.replaced") : t("web.net.gone", { reason: t(`error.${detail}`) });
   el.textContent = text;
   el.dataset.status = status;
