@@ -24,7 +24,8 @@ def test_reissued_link_works_and_the_old_one_does_not(chromium: Any, server: Ser
     # The page drops the token from its address bar once read (issue 22) and keeps it on the
     # device: the old link is rebuilt from there.
     old_token = bruno.page.evaluate(f"localStorage.getItem('feltro.seat.{table['table_id']}')")
-    assert old_token and old_token not in bruno.page.url
+    assert old_token
+    assert old_token not in bruno.page.url
     old_url = f"{server.url}/play/{table['table_id']}#{old_token}"
     start_game(host)
     bruno.page.wait_for_selector(".hole .card[data-card]")
