@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Any, Final, TypeVar
 from pydantic import BaseModel
 
 from feltro.errors import StoreError
-from feltro.server import entries
+from feltro.server import entries, seat_messages
 from feltro.server import protocol as p
 from feltro.server.admission import Admission
 from feltro.server.clock import epoch_ms
@@ -33,7 +33,7 @@ from feltro.server.live_table import LiveTable
 from feltro.server.problems import problem_text
 from feltro.server.protocol import ErrorCode, ProtocolError, error_frame, guess_ref
 from feltro.server.recovery import StorageRetry
-from feltro.server.seat_links import reissue_seat, restore_seat
+from feltro.server.seat_links import restore_seat
 from feltro.server.security import hash_token
 from feltro.server.snapshot import TableSnapshot
 from feltro.server.views import state_text
@@ -231,41 +231,13 @@ class Room:
         return True
 
     async def _act(self, conn: Connection, message: p.Act, now: float) -> bool:
-        seat, turn = self._own_seat(conn, message.seat), (message.hand, message.turn)
+        seat, turn = self.own_seat(conn, message.seat), (message.hand, message.turn)
         duplicate = self.decisions.seen(seat, message.id, turn)
         if not duplicate:
             await self.write(self.table.act, seat, turn, message.engine_action(), now)
             self.decisions.note(seat, message.id, turn)
         conn.push(dumps({"type": "ack", "ref": message.id, "duplicate": duplicate}))
         return not duplicate
-
-    async def _contribute(self, conn: Connection, message: p.Contribute, now: float) -> bool:
-        self.table.contribute(self._own_seat(conn, None), message.hand,
-                              bytes.fromhex(message.value) if message.value else None,
-                              bytes.fromhex(message.seal) if message.seal else None)
-        conn.push(dumps({"type": "ack", "ref": message.id}))
-        return False  # nothing to show anyone yet: the deal publishes it
-
-    async def _fair_alarm(self, conn: Connection, message: p.FairAlarm, now: float) -> bool:
-        seat, table = self._own_seat(conn, None), self.table
-        if table.fairplay is None or table.store is None:
-            raise ProtocolError(ErrorCode.NOT_NOW, "this table deals without the fair dealer")
-        body = table.fairplay.alarm_record(seat, message.hand, message.check,
-                                           dealt=table.store.series.hand_number)
-        if body is not None:  # journaled like the contributions, shown to everyone
-            await self.write(table.log, "contributed", body)
-        conn.push(dumps({"type": "ack", "ref": message.id}))
-        return body is not None
-
-    async def _step_away(self, conn: Connection, message: p.StepAway, now: float) -> bool:
-        await self.write(self.table.mark_away, self._own_seat(conn, None), "stepped_away")
-        conn.push(dumps({"type": "ack", "ref": message.id}))
-        return True
-
-    async def _come_back(self, conn: Connection, message: p.ComeBack, now: float) -> bool:
-        await self.write(self.table.come_back, self._own_seat(conn, None))
-        conn.push(dumps({"type": "ack", "ref": message.id}))
-        return True
 
     async def _host_command(self, conn: Connection, message: BaseModel, now: float) -> bool:
         if not self.table.lobby.is_host(conn.identity):
@@ -277,31 +249,7 @@ class Room:
         conn.push(dumps({"type": "ack", "ref": getattr(message, "id", None)}))
         return True
 
-    async def _reissue(self, conn: Connection, message: p.ReissueSeat, now: float) -> bool:
-        if not self.table.lobby.is_host(conn.identity):
-            raise ProtocolError(ErrorCode.NOT_HOST, "only the host may do that")
-        token = await self.write(reissue_seat, self.table, message.seat)
-        conn.push(dumps({"type": "seat_link", "ref": message.id, "seat": message.seat,
-                         "token": token}))
-        return True
-
-    async def _react(self, conn: Connection, message: p.React, now: float) -> bool:
-        """A quick reaction: to every connection at the table at once (no state change)."""
-        seat = self._own_seat(conn, None)
-        if not self.table.settings.reactions:
-            raise ProtocolError(ErrorCode.NOT_NOW, "reactions are off at this table")
-        last = self.reacted.get(seat)
-        if last is not None and now - last < p.REACTION_GAP_SECONDS:
-            raise ProtocolError(ErrorCode.RATE_LIMITED, "one reaction every few seconds")
-        self.reacted[seat] = now
-        frame = dumps({"type": "reaction", "seat": seat, "emoji": message.emoji})
-        for other in self.connections:
-            if other.hello and not other.closing:
-                other.push(frame)
-        conn.push(dumps({"type": "ack", "ref": message.id}))
-        return False
-
-    def _own_seat(self, conn: Connection, claimed: int | None) -> int:
+    def own_seat(self, conn: Connection, claimed: int | None) -> int:
         seat = conn.seat
         if seat is None or conn.identity is None or conn.identity.role != "player":
             raise ProtocolError(ErrorCode.NOT_SEATED, "this connection holds no seat")
@@ -508,12 +456,12 @@ _HANDLERS: Final[dict[type[BaseModel], Handler]] = {
     p.SetLang: Room._set_lang,
     p.Join: Room._join,
     p.Act: Room._act,
-    p.Contribute: Room._contribute,
-    p.FairAlarm: Room._fair_alarm,
-    p.StepAway: Room._step_away,
-    p.ComeBack: Room._come_back,
-    p.ReissueSeat: Room._reissue,
-    p.React: Room._react,
+    p.Contribute: seat_messages.contribute,
+    p.FairAlarm: seat_messages.fair_alarm,
+    p.StepAway: seat_messages.step_away,
+    p.ComeBack: seat_messages.come_back,
+    p.ReissueSeat: seat_messages.reissue,
+    p.React: seat_messages.react,
 }
 """Message type -> its handler; every other type is a host command (:data:`_HOST_STEPS`)."""
 

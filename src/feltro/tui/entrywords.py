@@ -13,6 +13,16 @@ __all__ = ["joins_text", "late_player", "late_seat_free", "late_seated", "reente
            "reentry_offer"]
 
 
+def reentry_seat(session: Session, now: datetime) -> int | None:
+    """A person at the keyboard who is out and may re-enter at *now* (G8), if any."""
+    series = session.series
+    rule = series.config.reentry
+    if rule is None or not series.entries_open(now):
+        return None
+    return next((seat for seat in session.humans
+                 if series.stacks.get(seat) == 0 and series.reentries(seat) < rule.times), None)
+
+
 def reentry_offer(session: Session, seat: int, lang: str) -> str:
     """``"Ana is out: press R to re-enter with 200 chips (1 left, G8)"``."""
     series = session.series

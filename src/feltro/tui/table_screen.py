@@ -38,6 +38,7 @@ from feltro.tui.entrywords import (
     late_seated,
     reentered,
     reentry_offer,
+    reentry_seat,
 )
 from feltro.tui.screens import (
     HelpTerms,
@@ -299,14 +300,7 @@ class TableScreen(Screen[None]):
                 self._continue()
 
     def _reentry_seat(self) -> int | None:
-        """A person at the keyboard who is out and may re-enter now (G8), if any."""
-        series = self.session.series
-        rule = series.config.reentry
-        if rule is None or not series.entries_open(self.play_app.now()):
-            return None
-        return next((seat for seat in self.session.humans
-                     if series.stacks.get(seat) == 0 and series.reentries(seat) < rule.times),
-                    None)
+        return reentry_seat(self.session, self.play_app.now())
 
     def _offer_reentry(self) -> bool:
         """Offer a re-entry to a person who is out (G8), once per hand; whether it did now."""
