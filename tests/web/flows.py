@@ -64,6 +64,15 @@ def join(browser: Browser, server: Server, table: dict[str, Any], name: str, *,
     return phone
 
 
+def add_bots(host: Page, names: list[str], kind: str = "station") -> None:
+    """The host seats a bot of *kind* under each of *names*, waiting for each to appear."""
+    for name in names:
+        host.select_option("#bot-kind", kind)
+        host.fill("#bot-name", name)
+        host.click("#bot-form button[type=submit]")
+        host.locator(".admin-seats strong", has_text=name).wait_for()
+
+
 def seat_players(host: Page, names: list[str]) -> None:
     """The host accepts every pending request (waits for each to arrive)."""
     for name in names:

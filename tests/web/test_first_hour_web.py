@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from browserkit import Server, new_context, shot
-from flows import host_page, join, seat_players, start_game
+from flows import add_bots, host_page, join, seat_players, start_game
 
 
 def _box(page: Any, selector: str) -> dict[str, float]:
@@ -47,11 +47,7 @@ def _seats_on_the_felt(screen: Any, name: str) -> None:
 def test_ten_seats_stay_on_the_felt(chromium: Any, server: Server) -> None:
     table = server.create_table(seats=10, stack=200)
     host, _frames, _errors = host_page(chromium, server, table)
-    for n in range(9):
-        host.select_option("#bot-kind", "station")
-        host.fill("#bot-name", f"Robo{n}")
-        host.click("#bot-form button[type=submit]")
-        host.locator(".admin-seats strong", has_text=f"Robo{n}").wait_for()
+    add_bots(host, [f"Robo{n}" for n in range(9)])
     phone = join(chromium, server, table, "Bruno")
     seat_players(host, ["Bruno"])
     screen = new_context(chromium, phone=False).new_page()

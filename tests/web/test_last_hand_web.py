@@ -8,16 +8,13 @@ import time
 from typing import Any
 
 from browserkit import Server, new_context, shot, wait_until
-from flows import host_page, join, seat_players, start_game
+from flows import add_bots, host_page, join, seat_players, start_game
 
 
 def test_last_hand_visible_before_the_results(chromium: Any, server: Server) -> None:
     table = server.create_table(seats=2, stack=200, max_hands=1)
     host, _frames, _errors = host_page(chromium, server, table)
-    host.select_option("#bot-kind", "station")
-    host.fill("#bot-name", "Robo")
-    host.click("#bot-form button[type=submit]")
-    host.locator(".admin-seats strong", has_text="Robo").wait_for()
+    add_bots(host, ["Robo"])
     bruno = join(chromium, server, table, "Bruno", lang="pt-PT")
     seat_players(host, ["Bruno"])
     screen = new_context(chromium, phone=False, viewport={"width": 1280, "height": 720}).new_page()

@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 from browserkit import SHOTS, Server, shot
-from flows import host_page, join, seat_players, start_game
+from flows import add_bots, host_page, join, seat_players, start_game
 
 SIZES = [(360, 640), (360, 740), (412, 915), (430, 932)]
 
@@ -39,11 +39,7 @@ localStorage.setItem("feltro.turn-sound", "1");"""
 def _table(chromium: Any, server: Server, seats: int, lang: str) -> Any:
     table = server.create_table(seats=seats, stack=200, bot_seconds=0.1)
     host, _frames, _errors = host_page(chromium, server, table)
-    for n in range(seats - 1):
-        host.select_option("#bot-kind", "station")
-        host.fill("#bot-name", f"Robo{n}")
-        host.click("#bot-form button[type=submit]")
-        host.locator(".admin-seats strong", has_text=f"Robo{n}").wait_for()
+    add_bots(host, [f"Robo{n}" for n in range(seats - 1)])
     phone = join(chromium, server, table, "Bruno", lang=lang)
     seat_players(host, ["Bruno"])
     phone.context.add_init_script(TONE)

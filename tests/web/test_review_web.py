@@ -9,7 +9,7 @@ import contextlib
 from typing import Any
 
 from browserkit import Frames, Server, new_context, wait_until
-from flows import host_page, join, seat_players, start_game
+from flows import add_bots, host_page, join, seat_players, start_game
 
 
 def _seen(frames: Frames, *, own: bool) -> dict[int, set[str]]:
@@ -50,10 +50,7 @@ def test_replayer_shows_own_and_shown_cards_never_a_mucked_one(chromium: Any,
                                                                  server: Server) -> None:
     table = server.create_table(seats=2, stack=200, max_hands=3)
     host, _frames, _errors = host_page(chromium, server, table)
-    host.select_option("#bot-kind", "station")
-    host.fill("#bot-name", "Robo")
-    host.click("#bot-form button[type=submit]")
-    host.locator(".admin-seats strong", has_text="Robo").wait_for()
+    add_bots(host, ["Robo"])
     bruno = join(chromium, server, table, "Bruno")
     seat_players(host, ["Bruno"])
     start_game(host)

@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from browserkit import Server, new_context, record_frames, wait_until
-from flows import join, seat_players, start_game
+from flows import add_bots, join, seat_players, start_game
 
 
 def test_time_bank_set_on_the_form_and_timeouts_named(chromium: Any, server: Server) -> None:
@@ -30,10 +30,7 @@ def test_time_bank_set_on_the_form_and_timeouts_named(chromium: Any, server: Ser
     assert settings["reactions"] is True  # the form's "quick reactions", on by default
     table = {"table_id": laptop.url.split("/host/")[1].split("#")[0]}
 
-    laptop.select_option("#bot-kind", "station")
-    laptop.fill("#bot-name", "Robo")
-    laptop.click("#bot-form button[type=submit]")
-    laptop.locator(".admin-seats strong", has_text="Robo").wait_for()
+    add_bots(laptop, ["Robo"])
     bruno = join(chromium, server, table, "Bruno")
     seat_players(laptop, ["Bruno"])
     tv = new_context(chromium, phone=False).new_page()

@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 from browserkit import Server, new_context, shot
-from flows import host_page, join, seat_players, start_game
+from flows import add_bots, host_page, join, seat_players, start_game
 
 SIZES = [(1280, 720), (1920, 1080), (3840, 2160)]
 
@@ -92,11 +92,7 @@ def test_tv_fits_2_6_10_seats_at_720p_and_scales(chromium: Any, server: Server) 
         table = server.create_table(seats=seats, stack=200, action_seconds=5, bank_seconds=60,
                                     bot_seconds=0.2)
         host, _frames, _errors = host_page(chromium, server, table)
-        for n in range(seats - 1):
-            host.select_option("#bot-kind", "station")
-            host.fill("#bot-name", f"Robo{n}")
-            host.click("#bot-form button[type=submit]")
-            host.locator(".admin-seats strong", has_text=f"Robo{n}").wait_for()
+        add_bots(host, [f"Robo{n}" for n in range(seats - 1)])
         phone = join(chromium, server, table, "Bruno")
         seat_players(host, ["Bruno"])
         context = new_context(chromium, phone=False, viewport={"width": 1280, "height": 720})

@@ -15,16 +15,13 @@ from browserkit import (
     shot,
     wait_until,
 )
-from flows import host_page, join, play_until, seat_players, start_game
+from flows import add_bots, host_page, join, play_until, seat_players, start_game
 
 
 def test_whole_series_from_three_phones(chromium: Any, server: Server) -> None:
     table = server.create_table(seats=4, stack=20)
     host, host_frames, host_errors = host_page(chromium, server, table)
-    host.select_option("#bot-kind", "station")
-    host.fill("#bot-name", "Robo")
-    host.click("#bot-form button[type=submit]")
-    host.locator(".admin-seats strong", has_text="Robo").wait_for()
+    add_bots(host, ["Robo"])
 
     names = ["Ana", "Bruno", "Carla"]
     phones = [join(chromium, server, table, name) for name in names]
