@@ -67,14 +67,15 @@ def free_port() -> int:
 class Server:
     """``python -m feltro serve`` on 127.0.0.1 (never another address)."""
 
-    def __init__(self, data: Path, cpu: int | None = None) -> None:
+    def __init__(self, data: Path, cpu: int | None = None, compress: bool = True) -> None:
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         pin = None if cpu is None else (lambda: os.sched_setaffinity(0, {cpu}))
         env = {**os.environ, "FELTRO_CONFIG_DIR": str(data / "config")}
         self.process = subprocess.Popen(
             [sys.executable, "-m", "feltro", "serve", "--port", str(self.port), "--data",
-             str(data / "server"), "--log-level", "warning"],
+             str(data / "server"), "--log-level", "warning",
+             *(() if compress else ("--no-compress",))],
             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, preexec_fn=pin, env=env)
         self.ticks = os.sysconf("SC_CLK_TCK")
 
@@ -367,13 +368,13 @@ def _percentile(values: Sequence[float], q: float) -> float:
 async def run_load(tables: int, players: int, seconds: float, warmup: float,
                    think: tuple[float, float], seed: int, attackers: int = 0, deaf: int = 0,
                    per_table: bool = False,
-                   server_cpu: int | None = None) -> dict[str, Any]:
+                   server_cpu: int | None = None, compress: bool = True) -> dict[str, Any]:
     rng = random.Random(seed)
     load_before = os.getloadavg()[0]
     metrics = Metrics()
     stop = asyncio.Event()
     with tempfile.TemporaryDirectory(prefix="feltro-load-") as data:
-        server = Server(Path(data), server_cpu)
+        server = Server(Path(data), server_cpu, compress)
         try:
             await server.wait_ready()
             setup_started = time.perf_counter()
@@ -438,6 +439,7 @@ async def run_load(tables: int, players: int, seconds: float, warmup: float,
         "attackers": attackers * (len(seated) if per_table else 1), "deaf": deaf,
         "attacker_connects": metrics.attacker_connects,
         "deaf_connects": metrics.deaf_connects, "server_cpu_pin": server_cpu,
+        "compress": compress,
         "deal_gaps": metrics.deal_gaps, "contributions": metrics.contributions,
         "late_contributions": metrics.late_contributions,
     }
@@ -479,7 +481,9 @@ def sections(result: dict[str, Any], label: str, goal_ms: float = 50.0) -> list[
           f"connections opened)") if result["attackers"] or result["deaf"]
          else "no attackers",
          ("server pinned to core 0, load generator to core 1"
-          if result["server_cpu_pin"] is not None else "server and load share the cores")])
+          if result["server_cpu_pin"] is not None else "server and load share the cores"),
+         "frames compressed (permessage-deflate, the server's default)" if result["compress"]
+         else "frames not compressed (feltro serve --no-compress)"])
     resources = Section(
         f"{label}: server process", ("measure", "value"),
         [["CPU (user + system), share of one core", f"{result['server_cpu'] * 100:.0f}%"],
@@ -530,6 +534,9 @@ def main(argv: Sequence[str] | None = None) -> int:
                         help="spectators per table that never read a frame")
     parser.add_argument("--pin", action="store_true",
                         help="server on core 0, this load generator on core 1")
+    parser.add_argument("--no-compress", action="store_true",
+                        help="the server without per-message compression (feltro serve "
+                             "--no-compress); the clients offer it, as browsers do")
     parser.add_argument("--name", default="server_load",
                         help="results file name in benchmarks/results/")
     args = parser.parse_args(argv)
@@ -547,7 +554,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     for label, think in scenarios:
         result = asyncio.run(asyncio.wait_for(
             run_load(args.tables, args.players, args.seconds, args.warmup, think, args.seed,
-                     args.attackers, args.deaf, args.attackers_per_table, server_cpu),
+                     args.attackers, args.deaf, args.attackers_per_table, server_cpu,
+                     not args.no_compress),
             timeout=budget))
         for section in sections(result, label):
             print_section(section)
