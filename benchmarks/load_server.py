@@ -49,6 +49,7 @@ from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+from feltro.remote.fairplay import Contributor
 from run import Section, machine_info, print_section, write_results
 
 Key = tuple[int, int]
@@ -233,7 +234,7 @@ async def play(ws: ClientConnection, seat: int, run: TableRun, think: tuple[floa
     """One bot-driven client: read states, act when it is its turn, contribute randomness
     to the next hand when the server deals fairly."""
     acted: set[Key] = set()
-    given: set[int] = set()
+    device = Contributor()  # seals, then reveals, as feltro join and the phones do
     act_task: asyncio.Task[None] | None = None
 
     async def act(legal: dict[str, Any]) -> None:
@@ -273,14 +274,10 @@ async def play(ws: ClientConnection, seat: int, run: TableRun, think: tuple[floa
                 run.deal_seen(hand["number"], now)
             if table["status"] == "over":
                 return
-            fair = table.get("fair")
-            if contribute and fair and fair["next"] and fair["next"]["hand"] not in given:
-                # As a phone does: fresh randomness for the next hand while this one is played.
-                given.add(fair["next"]["hand"])
+            due = device.due(frame) if contribute else None
+            if due is not None:
                 run.metrics.contributions += 1
-                await ws.send(json.dumps({"type": "contribute", "hand": fair["next"]["hand"],
-                                          "value": os.urandom(32).hex(),
-                                          "id": f"fair-{fair['next']['hand']}"}))
+                await ws.send(json.dumps(due))
             legal = frame["you"]["legal"]
             if legal is not None:
                 key = (legal["hand"], legal["turn"])
@@ -503,13 +500,14 @@ def sections(result: dict[str, Any], label: str, goal_ms: float = 50.0) -> list[
         [["last action → first client sees the next hand", len(gaps),
           _ms(_percentile(gaps, 50)), _ms(_percentile(gaps, 90)), _ms(_percentile(gaps, 99)),
           _ms(max(gaps) if gaps else float("nan"))]],
-        ["includes the tables' 0.5 s pause between hands (subtract it for the server's own "
-         "share: the deal, its commitments, the state to every client)",
-         f"{result['contributions']:,} contributions sent (one per client per hand, as the "
-         "phones do, while the hand before is played); "
-         f"{result['late_contributions']:,} came after their hand was dealt and were refused "
-         "(clients start reading only once every table is seated, so they answer the start's "
-         "state late and their first contributions miss the first deal)" if result["contributions"]
+        ["includes the tables' pause between hands: 0.5 s, and half as much again for each "
+         "hand shown at a showdown, so that people can read it (subtract it for the server's "
+         "own share: the deal, its commitments, the state to every client)",
+         f"{result['contributions']:,} seals and values sent (each client seals while the "
+         "next hand's seals are open and reveals once they close, as the phones do); "
+         f"{result['late_contributions']:,} were refused (clients start reading only once "
+         "every table is seated, so the first hand's seals mostly close before they answer)"
+         if result["contributions"]
          else "no contributions (the server had no fair dealer)"])
     return [latency, deal, resources]
 
