@@ -18,6 +18,16 @@ from feltro.tui.screens import RulesScreen, SeriesOverScreen
 pytestmark = pytest.mark.asyncio
 
 
+async def _open_rules(pilot: Pilot[Any], app: PlayApp) -> RulesScreen:
+    """Press ? and wait for the rules to open."""
+    await pilot.press("question_mark")
+    await pilot.pause()
+    await pilot.pause()
+    screen = app.screen
+    assert isinstance(screen, RulesScreen)
+    return screen
+
+
 async def _my_turn(pilot: Pilot[Any], app: PlayApp) -> None:
     for _ in range(50):
         mode = await settle(pilot, app)
@@ -46,10 +56,7 @@ async def test_question_mark_opens_keys_and_rules_in_the_language(lang: str, tit
     app = make_app(make_session(seed=8), lang=lang)
     async with app.run_test(size=(80, 24)) as pilot:
         await _my_turn(pilot, app)
-        await pilot.press("question_mark")
-        await pilot.pause()
-        screen = app.screen
-        assert isinstance(screen, RulesScreen)
+        screen = await _open_rules(pilot, app)
         text = screen_text(app)
         assert title in text
         assert rule in text
@@ -64,10 +71,7 @@ async def test_the_rules_scroll_at_80x24_to_the_last_example__X11() -> None:
     app = make_app(make_session(seed=8))
     async with app.run_test(size=(80, 24)) as pilot:
         await _my_turn(pilot, app)
-        await pilot.press("question_mark")
-        await pilot.pause()
-        screen = app.screen
-        assert isinstance(screen, RulesScreen)
+        screen = await _open_rules(pilot, app)
         body = screen.query_one("#rules-body", VerticalScroll)
         assert body.max_scroll_y > 100  # far more than one screen
         await pilot.press("pagedown")
@@ -100,11 +104,7 @@ async def test_a_refused_check_offers_its_rule_and_question_mark_opens_it__B3() 
         text = screen_text(app)
         assert "(B3)" in text
         assert "? lê a regra B3" in text
-        await pilot.press("question_mark")
-        await pilot.pause()
-        await pilot.pause()
-        screen = app.screen
-        assert isinstance(screen, RulesScreen)
+        screen = await _open_rules(pilot, app)
         assert screen.focus_rule == "B3"
         assert _top_rule(screen) == "B3"
         assert "B3 · As jogadas" in screen_text(app)
@@ -119,11 +119,7 @@ async def test_the_end_of_a_series_opens_the_rule_that_ended_it__G4() -> None:
         await play_to_the_end(pilot, app, 400)
         assert isinstance(app.screen, SeriesOverScreen)
         assert "? reads rule G4" in screen_text(app)
-        await pilot.press("question_mark")
-        await pilot.pause()
-        await pilot.pause()
-        screen = app.screen
-        assert isinstance(screen, RulesScreen)
+        screen = await _open_rules(pilot, app)
         assert _top_rule(screen) == "G4"
         await pilot.press("escape")
         assert isinstance(app.screen, SeriesOverScreen)
