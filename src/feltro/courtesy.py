@@ -16,6 +16,17 @@ from feltro.events import Event
 from feltro.series import Series
 
 
+def may_show(series: Series, seat: int) -> bool:
+    """Whether *seat* may show now (:func:`show_after_win` would accept it): the hand it won
+    uncontested is over, the next one not dealt, and its cards not shown yet."""
+    hand, seating = series.hand, series.seating
+    if hand is None or seating is None or not hand.is_over or seat not in seating.order:
+        return False
+    position = seating.position_of(seat)
+    live = [p for p in range(hand.players) if not hand.folded[p]]
+    return live == [position] and position not in hand.shown
+
+
 def show_after_win(series: Series, seat: int) -> tuple[Event, ...]:
     """*seat* shows both private cards of the hand it just won uncontested.
 
