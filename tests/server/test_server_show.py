@@ -4,6 +4,7 @@ restart. Refused otherwise, naming the rule, with nothing changed."""
 
 from __future__ import annotations
 
+import functools
 from pathlib import Path
 from typing import Any
 
@@ -87,3 +88,60 @@ def test_the_show_survives_a_restart_P8(tmp_path: Path) -> None:
         watcher.hello()
         frame = watcher.current(lambda f: f["type"] == "state")
         assert set(hole) <= cards_in(frame["table"]["hand"])
+
+
+def _call_down(legal: dict[str, Any]) -> dict[str, Any]:
+    return {"type": "act", "id": f"c{legal['hand']}-{legal['turn']}", "hand": legal["hand"],
+            "turn": legal["turn"], "action": "check" if legal["check"] else "call"}
+
+
+def _over_after(number: int, frame: Frame) -> bool:
+    hand = frame["table"]["hand"]
+    return hand is not None and hand["over"] and hand["number"] > number
+
+
+def test_a_mucked_hand_cannot_be_shown_and_never_leaves_the_server_D11_P8(
+        harness: Harness) -> None:
+    # Three players call every hand down; at the first showdown where a hand that cannot win
+    # is mucked, its owner asks to show: refused (B5), and its cards are in no frame anyone
+    # else got for that hand, nor in the public PHH.
+    created, host, players = seat_table(harness, ["Ana", "Bruno", "Carla"],
+                                        between_hands_seconds=60)
+    watcher = harness.phone(created["table_id"])
+    watcher.hello()
+    mucked: list[int] = []
+
+    def muck_seen(frame: Frame) -> bool:
+        hand = frame["table"]["hand"]
+        if hand is None or not hand["over"]:
+            return False
+        mucked[:] = [e["seat"] for e in hand["log"] if e["kind"] == "muck"]
+        return bool(mucked)
+
+    played = 0
+    for _ in range(30):
+        harness.clock.advance(200)  # past the showdown pause
+        final = drive(host, players, _call_down, functools.partial(_over_after, played))
+        played = final["table"]["hand"]["number"]
+        if muck_seen(final) or final["table"]["status"] == "over":
+            break
+    assert mucked, f"no hand was mucked in {played} showdowns"
+    number, seat = final["table"]["hand"]["number"], mucked[0]
+    for phone in [watcher, *players.values()]:
+        phone.drain(0.1)
+    own = players[seat].state
+    assert own is not None
+    hole = set(own["you"]["hole"])
+    players[seat].send(type="show", id="m")
+    refused = players[seat].reply("m")
+    assert (refused["refusal"]["rule"], refused["refusal"]["reason"]) == ("B5", "hand-over")
+    for phone in [watcher, host, *(p for s, p in players.items() if s != seat)]:
+        phone.drain(0.1)
+        of_hand = [f for f in phone.frames if f.get("type") == "state"
+                   and (f["table"]["hand"] or {}).get("number") == number]
+        assert of_hand
+        assert not hole & cards_in(of_hand)
+    record = harness.game(created["table_id"]).store.export_phh(number, visible_to=())
+    written = " ".join(record.actions)
+    assert "sm" in written  # the hands shown are there
+    assert not any(card in written for card in hole)
