@@ -17,6 +17,7 @@ Records (``kind``: JSON body):
   ISO 8601): the replay deals with that clock, so it reaches the same level without reading one.
 * ``action``: ``hand``, ``seat``, ``action`` in feltro's short notation (``"r 25"``).
 * ``hand_end``: ``hand``, ``stacks_after``, ``eliminated`` (seats, best place first).
+* ``show``: ``hand``, ``seat``: the winner of a hand won uncontested showed it (P8).
 * ``stop``: the host asked to end the series before the next hand (G6).
 * ``reentry``: ``seat`` took a fresh starting stack (G8); ``late_seat``: ``seat`` and ``name``
   sat down in the re-entry period (G9); both with ``at`` (the caller's clock, ISO 8601) when
@@ -55,6 +56,7 @@ from typing import Any
 
 from feltro.actions import Action
 from feltro.cards import Deck
+from feltro.courtesy import show_after_win
 from feltro.errors import FeltroError, StoreError
 from feltro.events import Event
 from feltro.hand import Hand
@@ -79,7 +81,7 @@ FORMAT = "feltro-series-log/1"
 """The ``format`` written in the ``meta`` table and in the ``series`` record."""
 
 _KINDS = frozenset({"series", "hand", "action", "hand_end", "stop", "series_end", "note",
-                    "reentry", "late_seat"})
+                    "reentry", "late_seat", "show"})
 LOG_FORMAT = LogFormat(FORMAT, "series log", "log", "chain")
 """The file's layout: table ``log`` (``seq``, ``kind``, ``body``, ``chain``) and ``meta``."""
 
@@ -284,7 +286,7 @@ class SeriesStore:
 
     def _apply(self, record: Record) -> None:
         """Replay one record into the series, checking every derived value."""
-        if self._end_logged and record.kind != "note":
+        if self._end_logged and record.kind not in ("note", "show"):
             raise StoreError(f"{self.path}: {record.describe()} comes after the series ended")
         replayer = _REPLAYERS.get(record.kind)
         if replayer is None:  # pragma: no cover - "series" after record 1 is refused here
@@ -322,6 +324,11 @@ class SeriesStore:
             raise self._refused(record, f"hand {body['hand']} has not ended in the replay")
         if self._hand_end_body() != body:
             raise self._mismatch(record, "the result")
+
+    def _replay_show(self, record: Record) -> None:
+        if record.body["hand"] != self.series.hand_number:
+            raise self._refused(record, f"hand {record.body['hand']} is not the last hand")
+        show_after_win(self.series, int(record.body["seat"]))
 
     def _replay_reentry(self, record: Record) -> None:
         self.series.reenter(int(record.body["seat"]), _read_at(record.body))
@@ -401,6 +408,18 @@ class SeriesStore:
         batch: list[tuple[str, dict[str, Any]]] = [
             ("action", {"hand": series.hand_number, "seat": actor, "action": str(action)})]
         self._append(batch + self._endings())
+        return events
+
+    def show(self, seat: int) -> tuple[Event, ...]:
+        """*seat* shows the hand it won uncontested (P8, :func:`feltro.courtesy.show_after_win`);
+        logged before the events are returned.
+
+        :raises IllegalActionError: if the rules refuse it (nothing is written).
+        :raises StoreError: if the store is closed or the write fails.
+        """
+        self._writable()
+        events = show_after_win(self.series, seat)
+        self._append([("show", {"hand": self.series.hand_number, "seat": seat})])
         return events
 
     def request_stop(self) -> None:
@@ -570,6 +589,7 @@ _REPLAYERS: dict[str, Callable[[SeriesStore, Record], None]] = {
     "action": SeriesStore._replay_action,
     "hand_end": SeriesStore._replay_hand_end,
     "stop": SeriesStore._replay_stop,
+    "show": SeriesStore._replay_show,
     "reentry": SeriesStore._replay_reentry,
     "late_seat": SeriesStore._replay_late_seat,
     "note": SeriesStore._replay_note,

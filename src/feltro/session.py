@@ -52,6 +52,7 @@ from typing import Any, Final, Protocol
 from feltro.actions import Action
 from feltro.bots import Bot, check_or_fold
 from feltro.bots.levels import make_level
+from feltro.courtesy import show_after_win
 from feltro.errors import ConfigError, IllegalActionError, Refusal, SeriesError
 from feltro.events import ActionTaken, Event
 from feltro.hand import Hand, LegalActions, SeatView
@@ -208,6 +209,10 @@ class SeriesDriver(Protocol):
         """End the series before the next hand."""
         ...
 
+    def show(self, seat: int) -> tuple[Event, ...]:
+        """*seat* shows the hand it won uncontested (P8)."""
+        ...
+
     def reenter(self, seat: int, now: datetime | None = None) -> None:
         """A busted player re-enters (G8)."""
         ...
@@ -239,6 +244,10 @@ class MemoryDriver:
     def request_stop(self) -> None:
         """See :meth:`feltro.series.Series.request_stop`."""
         self._series.request_stop()
+
+    def show(self, seat: int) -> tuple[Event, ...]:
+        """See :func:`feltro.courtesy.show_after_win`."""
+        return show_after_win(self._series, seat)
 
     def reenter(self, seat: int, now: datetime | None = None) -> None:
         """See :meth:`feltro.series.Series.reenter`."""
@@ -448,6 +457,19 @@ class Session:
         try:
             return self.driver.act(action, seat)
         except IllegalActionError as exc:  # the engine's refusal, its positions as seats
+            seating = self.series.seating
+            exc.refusal = seat_refusal(exc.refusal, seating.order if seating else ())
+            raise
+
+    def show(self, seat: int) -> tuple[Event, ...]:
+        """*seat* shows the hand it won uncontested, before the next deal (P8); the cards
+        then reach every view of the hand.
+
+        :raises IllegalActionError: naming the rule, its positions as seats; nothing changes.
+        """
+        try:
+            return self.driver.show(seat)
+        except IllegalActionError as exc:
             seating = self.series.seating
             exc.refusal = seat_refusal(exc.refusal, seating.order if seating else ())
             raise

@@ -31,6 +31,9 @@ PARAMS = {
     ("B8", "not-reopened"): {"current_bet": 15, "raised_since": 5, "full_increment": 10},
     ("B10", "capped"): {},
     ("B10", "fixed-size"): {"to": 9, "raise_to": 4},
+    ("P2", "folded"): {"seat": 3},
+    ("P8", "betting-not-over"): {"seat": 3},
+    ("P8", "already-shown"): {"seat": 3},
 }
 
 

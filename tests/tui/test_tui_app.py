@@ -15,6 +15,7 @@ from feltro.actions import Action, Raise
 from feltro.events import ActionTaken
 from feltro.hand import LegalActions, SeatView
 from feltro.session import Player, Session
+from feltro.tui import turn
 from feltro.tui.app import PlayApp
 from feltro.tui.screens import (
     HelpScreen,
@@ -345,3 +346,26 @@ async def test_too_small_a_terminal_asks_for_room() -> None:
         await pilot.resize_terminal(79, 24)
         await pilot.pause(0.1)
         assert isinstance(app.screen, TooSmallScreen)
+
+
+async def test_m_shows_a_hand_won_uncontested_P8() -> None:
+    # The person raises the pot; when every bot folds, M shows the winning cards to the table.
+    session = make_session(seed=3)
+    app = make_app(session)
+    async with app.run_test(size=(100, 30)) as pilot:
+        for _ in range(120):
+            mode = await settle(pilot, app)
+            if mode == "hand_over" and turn.courtesy_seat(session) is not None:
+                break
+            await pilot.press("3" if mode == "act" else "enter")
+        else:
+            raise AssertionError("the person never won a hand uncontested")
+        assert "M: show your cards" in screen_text(app)
+        assert session.public_view().shown == {}
+        await pilot.press("m")
+        await pilot.pause()
+        position = session.position_of(1)
+        assert position is not None
+        assert session.public_view().shown == {position: session.view(1).hole}
+        assert turn.courtesy_seat(session) is None
+        assert "M: show your cards" not in screen_text(app)

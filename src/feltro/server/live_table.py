@@ -348,6 +348,17 @@ class LiveTable:
         self._note_own_decision(seat, turn[0], now)
         self.follow_series(now)
 
+    def show_won_hand(self, seat: int) -> None:
+        """*seat* shows the hand it won uncontested, before the next deal (P8).
+
+        :raises ProtocolError: the rule's refusal (:func:`feltro.courtesy.show_after_win`)."""
+        self._require_intact()
+        try:
+            events = self._seated().show(seat)
+        except IllegalActionError as exc:
+            raise refusal_error(exc.refusal) from None
+        self.log_public(events)
+
     def _note_own_decision(self, seat: int, hand_no: int, now: float) -> None:
         """Journal what a player's own decision changed: bank time spent (the timer runs the
         action time, then the bank, then any disconnect grace, which is free), the timeouts

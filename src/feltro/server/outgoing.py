@@ -372,6 +372,7 @@ class YouOut(_Out):
     requests: list[RequestOut] | None
     bots: list[str] | None
     fair: FairOwnOut | None = None
+    may_show: bool = False
 
 
 class StateOut(_Out):

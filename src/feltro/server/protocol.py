@@ -242,6 +242,13 @@ class ComeBack(_In):
     type: Literal["back"]
 
 
+class ShowCards(_In):
+    """The sender shows the hand it won uncontested, before the next deal (P8); refused
+    otherwise with the rule's refusal."""
+
+    type: Literal["show"]
+
+
 REACTIONS: Final = ("👍", "😂", "😮", "😬", "👏", "🔥")
 """The quick reactions a player may send (issue 23); words for each in ``web.react.*``."""
 
@@ -390,7 +397,8 @@ class EndSeries(_In):
 
 
 ClientMessage = Annotated[
-    Hello | SetLang | Join | Act | Contribute | FairAlarm | StepAway | ComeBack | React | Ping
+    Hello | SetLang | Join | Act | Contribute | FairAlarm | StepAway | ComeBack | React | ShowCards
+    | Ping
     | Accept | Refuse | AddBot
     | RemoveBot | RemovePlayer | ReissueSeat | RestoreSeat | MarkAway | PassHost | Start | Pause
     | Resume | EndSeries | Reenter,
@@ -400,7 +408,7 @@ HOST_TYPES: Final = frozenset({"accept", "refuse", "add_bot", "remove_bot", "rem
                                "reissue_seat", "restore_seat", "mark_away", "pass_host",
                                "start", "pause", "resume", "end", "reenter"})
 CLIENT_TYPES: Final = HOST_TYPES | {"hello", "set_lang", "join", "act", "contribute", "away",
-                                    "back", "react", "ping", "fair_alarm"}
+                                    "back", "react", "show", "ping", "fair_alarm"}
 
 _CLIENT = TypeAdapter[Any](ClientMessage)
 

@@ -37,8 +37,12 @@ SEAT_REFUSALS: Final = (
     ("B8", "not-reopened"),
     ("B10", "capped"),
     ("B10", "fixed-size"),
+    ("P2", "folded"),
+    ("P8", "betting-not-over"),
+    ("P8", "already-shown"),
 )
-"""The refusals a player's action at a table can meet (the series deals the cards itself).
+"""The refusals a player's action (or show after winning uncontested, P8) at a table can meet
+(the series deals the cards itself).
 Every refusal has its sentence in every catalogue (``refusal.<rule>.<reason>``,
 :func:`feltro.i18n.refusal_words`)."""
 

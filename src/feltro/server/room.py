@@ -462,6 +462,7 @@ _HANDLERS: Final[dict[type[BaseModel], Handler]] = {
     p.ComeBack: seat_messages.come_back,
     p.ReissueSeat: seat_messages.reissue,
     p.React: seat_messages.react,
+    p.ShowCards: seat_messages.show_cards,
 }
 """Message type -> its handler; every other type is a host command (:data:`_HOST_STEPS`)."""
 

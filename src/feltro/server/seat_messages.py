@@ -15,7 +15,8 @@ from feltro.server.seat_links import reissue_seat
 if TYPE_CHECKING:
     from feltro.server.room import Room
 
-__all__ = ["come_back", "contribute", "fair_alarm", "react", "reissue", "step_away"]
+__all__ = ["come_back", "contribute", "fair_alarm", "react", "reissue", "show_cards",
+           "step_away"]
 
 
 async def contribute(room: Room, conn: Connection, message: p.Contribute, now: float) -> bool:
@@ -56,6 +57,14 @@ async def reissue(room: Room, conn: Connection, message: p.ReissueSeat, now: flo
     token = await room.write(reissue_seat, room.table, message.seat)
     conn.push(dumps({"type": "seat_link", "ref": message.id, "seat": message.seat,
                      "token": token}))
+    return True
+
+
+async def show_cards(room: Room, conn: Connection, message: p.ShowCards, now: float) -> bool:
+    """The sender shows the hand it won uncontested (P8): logged in the series log first, then
+    on the hand's public log; everyone's view changes."""
+    await room.write(room.table.show_won_hand, room.own_seat(conn, None))
+    conn.push(dumps({"type": "ack", "ref": message.id}))
     return True
 
 

@@ -55,6 +55,8 @@ class OwnHand:
     """Its legal actions, when it is to act in a hand being played."""
     fair: Mapping[str, Any] | None
     """The salts of its own cards (its ``you.fair``), at a table with the fair dealer."""
+    may_show: bool = False
+    """Whether it may show the hand it won uncontested now (P8, ``you.may_show``)."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -12,6 +12,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
+from feltro.courtesy import may_show
 from feltro.series import Series
 from feltro.server.entries import entries_view
 from feltro.server.hand_log import HandLog
@@ -104,7 +105,8 @@ def _own_parts(table: LiveTable, series: Series | None,
         salts = (fair.own(hand, current.number, position, len(order))
                  if fair is not None else None)
         parts[seat] = OwnHand(hole=tuple(c for c in hand.hole(position) if c is not None),
-                              legal=hand.legal if position == to_act else None, fair=salts)
+                              legal=hand.legal if position == to_act else None, fair=salts,
+                              may_show=may_show(series, seat))
     return parts
 
 

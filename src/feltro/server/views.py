@@ -305,6 +305,8 @@ def _own_cards(own: OwnHand, hand: HandSnapshot, lang: str) -> dict[str, Any]:
         fields["legal"] = _legal(own.legal, hand)
     if own.fair is not None:
         fields["fair"] = FairOwnOut.model_validate(own.fair)
+    if own.may_show:
+        fields["may_show"] = True
     return fields
 
 

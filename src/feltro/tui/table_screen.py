@@ -8,7 +8,8 @@ Keyboard only. The screen is in one of a few modes:
 * ``amount``: typing a bet or raise-to total; Enter checks it (a bad amount shows why and the
   prompt stays, nothing is applied), Esc cancels;
 * ``confirm_fold``: folding when checking is free asks for F again (B3 allows it);
-* ``hand_over``: the result; Enter deals the next hand (or shows the end of the series);
+* ``hand_over``: the result; Enter deals the next hand (or shows the end of the series); M
+  shows the cards of a person who won the hand uncontested (P8);
 * ``privacy``: hot seat, waiting behind the privacy screen.
 
 S standings, L the whole hand log, ? help and the house rules (at the rule a refusal cites)
@@ -290,6 +291,10 @@ class TableScreen(Screen[None]):
                 self.refresh_all()
         elif self.mode == "act":
             self._action_key(key)
+        elif self.mode == "hand_over" and key == "m" \
+                and (winner := turn.courtesy_seat(self.session)) is not None:
+            self.session.show(winner)  # P8: the winner of a hand won uncontested shows it
+            self.refresh_all()
         elif self.mode == "hand_over" and key in ("enter", "space"):
             self._continue()
         elif self.mode in ("bots", "hand_over") and key == "w" and self._spectating():

@@ -12,6 +12,7 @@ import functools
 from rich.console import Group
 from rich.text import Text
 
+from feltro.courtesy import may_show
 from feltro.hand import LegalActions, SeatView
 from feltro.i18n import t
 from feltro.session import Session, raise_sizes
@@ -95,7 +96,9 @@ def action_lines(session: Session, view: SeatView | None, mode: str, typed: str,
     if mode == "hand_over":
         lines = render.result_lines(session, lang)
         hint = "result.continue_over" if session.is_over else "result.continue"
-        return Group(*lines[:3], Text(t(hint, lang), style="bold"))
+        show = ([Text(t("tui.show.key_hint", lang), style="bold")]
+                if courtesy_seat(session) is not None else [])
+        return Group(*lines[:3], *show, Text(t(hint, lang), style="bold"))
     if mode not in TURN_MODES:
         if spectating and session.hand_number:
             return Text(t("status.spectating", lang), style="dim")
@@ -106,6 +109,11 @@ def action_lines(session: Session, view: SeatView | None, mode: str, typed: str,
     if mode == "amount":
         return Group(_first_line(view, legal, lang), _typing_line(view, legal, typed, lang))
     return Group(_first_line(view, legal, lang), _sizes_line(view, legal, lang))
+
+
+def courtesy_seat(session: Session) -> int | None:
+    """The person who won the last hand uncontested and may still show it (P8), if any."""
+    return next((seat for seat in session.humans if may_show(session.series, seat)), None)
 
 
 def _first_line(view: SeatView, legal: LegalActions, lang: str) -> Text:

@@ -135,7 +135,7 @@ function render() {
   $("#banner").replaceChildren(...bannerParts(table, you, now));
   $("#seats").replaceChildren(seatList(table, { you: you.seat, skipYou: true, now }));
   $("#middle").replaceChildren(boardView(table), potsView(table));
-  $("#me").replaceChildren(...meParts(table, you, now));
+  $("#me").replaceChildren(...meParts(table, you, now), ...showMine(you));
   renderActions(false);
   $("#reactions-bar").hidden = table.settings.reactions === false || table.status === "lobby";
   const showdown = showdownView(table);
@@ -143,6 +143,13 @@ function render() {
   $("#log").replaceChildren(logView(table));
   $("#standings").replaceChildren(standingsView(table, now));
   speak(table, you);
+}
+
+/** After winning a hand everybody else folded, before the next deal: show it to all (P8). */
+function showMine(you) {
+  if (!you.may_show) return [];
+  return [h("button", { type: "button", id: "show-cards", onclick: () => app.link.send({ type: "show" }) },
+    t("web.show.button"))];
 }
 
 function gameSkeleton() {
