@@ -4,6 +4,9 @@ passed into every hand the series deals, the same after the log is reopened."""
 from __future__ import annotations
 
 import random
+import signal
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -105,6 +108,39 @@ def test_the_choice_survives_reopening_the_log_P8(tmp_path: Path) -> None:
     with SeriesStore.open(path) as store:
         assert store.series.hand is not None
         assert store.series.hand.events == events
+
+
+# The child creates the series, chooses, then waits to be killed (the choice is committed).
+CHILD = """
+import random, sys, time
+from feltro.series import SeriesConfig
+from feltro.series_log import SeriesStore
+store = SeriesStore.create(sys.argv[1], SeriesConfig(players={1: "Ana", 3: "Rui", 4: "Zé"},
+                           seat_count=6, starting_stack=400), random.Random(5))
+store.set_show_losers(3, True)
+print("CHOSEN", flush=True)
+time.sleep(600)
+"""
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="needs SIGKILL")
+def test_the_choice_survives_kill_9_P8_D11(tmp_path: Path) -> None:
+    number = _first_muck_of_chooser(tmp_path)
+    path = tmp_path / "killed.db"
+    child = subprocess.Popen([sys.executable, "-c", CHILD, str(path)], stdout=subprocess.PIPE,
+                             text=True)
+    try:
+        assert child.stdout is not None
+        assert child.stdout.readline().strip() == "CHOSEN"
+    finally:
+        child.send_signal(signal.SIGKILL)
+        child.wait(10)
+    with SeriesStore.open(path) as store:
+        assert store.series.show_losers == {CHOOSER}
+        for _ in range(number):
+            _call_down(store)
+        assert CHOOSER in _shown_seats(store)
+        assert CHOOSER not in _mucked_seats(store)
 
 
 def test_a_seat_outside_the_series_is_refused_and_nothing_is_logged(tmp_path: Path) -> None:
