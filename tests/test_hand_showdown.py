@@ -207,6 +207,24 @@ def test_a_hand_that_cannot_win_is_mucked__P8() -> None:
     assert 1 not in hand.result().shown
 
 
+def test_a_position_that_chose_to_show_shows_its_losing_hand__P8_D11() -> None:
+    # Same deal: p2 (queens) chose to show even a losing hand; it is shown, still loses.
+    hand = dealt(["KsKd", "QsQd", "AsAd"], "2c 7h 9d Jc 3h", show_losers={1})
+    play(hand, *CHECK_DOWN_3)
+    assert shows(hand) == [0, 1, 2]
+    assert mucks(hand) == []
+    assert hand.result().pots[0].winners == (2,)
+    assert 1 in hand.result().shown
+
+
+def test_only_the_positions_that_chose_show_their_losing_hands__P8_D11() -> None:
+    # p1 (kings) did not choose: it cannot win once aces are shown, and is mucked.
+    hand = dealt(["AsAd", "KsKd", "QsQd"], "2c 7h 9d Jc 3h", show_losers={2})
+    play(hand, *CHECK_DOWN_3)
+    assert shows(hand) == [0, 2]
+    assert mucks(hand) == [1]
+
+
 def test_a_tying_hand_is_shown_not_mucked__P8() -> None:
     hand = dealt(["2h3d", "2s3c", "7c4s"], "Ac Kd Qh Js Tc")
     play(hand, *CHECK_DOWN_3)

@@ -71,7 +71,7 @@ _FOLD_EVENTS: Final = tuple(tuple(ActionTaken(p, FOLD, street, 0, False) for p i
 
 
 def start(config: HandConfig, deck: Sequence[Card] | None, auto_showdown: bool,
-          muck_losers: bool) -> HandState:
+          show_losers: frozenset[int]) -> HandState:
     """A new hand's state: antes (B11) and blinds (D3, D10) posted and, with a *deck*, the
     hole cards dealt (D4) and the first player to act found (B2)."""
     plan = config._plan
@@ -105,7 +105,7 @@ def start(config: HandConfig, deck: Sequence[Card] | None, auto_showdown: bool,
     s.structure = plan.structure
     s.min_bet = plan.min_bet
     s.auto_showdown = auto_showdown
-    s.muck_losers = muck_losers
+    s.show_losers = show_losers
     s.deck = deck
     s.next_card = 0
 

@@ -24,7 +24,7 @@ pots).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 
 from feltro import betting, dealing, rounds, showdown
 from feltro.actions import Action
@@ -73,21 +73,25 @@ class Hand:
         *,
         auto_showdown: bool | None = None,
         muck_losers: bool = True,
+        show_losers: Collection[int] = (),
     ) -> Hand:
         """Post antes (B11) and blinds (D3, D10), and deal the hole cards from *deck* (D4).
 
         With a *deck* the hand deals itself in the documented order (first cards to
         positions 0..n-1, then second cards; burn, flop, burn, turn, burn, river) and, with
         *auto_showdown* (default True with a deck), shows in P8 order, mucking hands that
-        cannot win any pot unless *muck_losers* is False. Without a deck the caller deals
-        with :meth:`deal_hole` / :meth:`deal_board` and settles with :meth:`show` /
+        cannot win any pot unless *muck_losers* is False; the positions in *show_losers*
+        show even a hand that cannot win (P8: each player's choice). Without a deck the
+        caller deals with :meth:`deal_hole` / :meth:`deal_board` and settles with
+        :meth:`show` /
         :meth:`muck` (or :meth:`settle`).
 
         :raises CardError: if *deck* has repeated cards, ids outside 0..51 or too few cards.
         """
         cards = None if deck is None else dealing.checked_deck(deck, 2 * config.players + 8)
         automatic = (deck is not None) if auto_showdown is None else auto_showdown
-        return cls(betting.start(config, cards, automatic, muck_losers))
+        showing = frozenset(range(config.players)) if not muck_losers else frozenset(show_losers)
+        return cls(betting.start(config, cards, automatic, showing))
 
     def copy(self) -> Hand:
         """An independent copy, for branching (events are shared: they are immutable)."""
@@ -322,7 +326,7 @@ class Hand:
         return showdown.muck(self._state, position)
 
     def settle(self) -> tuple[Event, ...]:
-        """Show (or, with ``muck_losers``, muck) every hand not yet shown, in P8 order.
+        """Show (or, outside ``show_losers``, muck) every hand not yet shown, in P8 order.
 
         For a hand without automatic showdown whose history stops before the shows.
 

@@ -128,7 +128,6 @@ class HandState:
         "holes",
         "live",
         "min_bet",
-        "muck_losers",
         "muck_order",
         "mucked",
         "n",
@@ -140,6 +139,7 @@ class HandState:
         "returned",
         "river_aggressor",
         "runout",
+        "show_losers",
         "shown",
         "stacks",
         "street",
@@ -172,7 +172,6 @@ class HandState:
     live: int
     """Positions not folded."""
     min_bet: int
-    muck_losers: bool
     muck_order: list[int]
     mucked: list[bool]
     n: int
@@ -186,6 +185,8 @@ class HandState:
     river_aggressor: int
     runout: bool
     """Nobody can bet any more: the hands are tabled and the board completed (P2)."""
+    show_losers: frozenset[int]
+    """Positions that show at the showdown even a hand that cannot win (P8, D11)."""
     shown: list[tuple[Card, ...] | None]
     stacks: list[int]
     strength_cache: list[int | None] | None

@@ -130,6 +130,7 @@ class Series:
         self._finishes: dict[int, _Finish] = {}
         self._names = dict(config.players)
         self._waiting: set[int] = set()
+        self._show_losers: set[int] = set()
         self._reentries: dict[int, int] = {}
         self._current: _Current | None = None
         self._summaries: list[HandSummary] = []
@@ -320,6 +321,21 @@ class Series:
 
     # --- what drives it ---------------------------------------------------------------------
 
+    @property
+    def show_losers(self) -> frozenset[int]:
+        """Seats that chose to show even a losing hand at the showdown (P8, D11)."""
+        return frozenset(self._show_losers)
+
+    def set_show_losers(self, seat: int, on: bool) -> None:
+        """From the next deal *seat* shows its hand at the showdown even when it cannot win
+        (*on*), or mucks such a hand (P8, D11: the default).
+
+        :raises SeriesError: if *seat* is not in the series.
+        """
+        if seat not in self._names:
+            raise SeriesError(f"seat {seat} is not in this series")
+        (self._show_losers.add if on else self._show_losers.discard)(seat)
+
     def request_stop(self) -> None:
         """End the series before the next hand (G6: a hand in progress is finished first)."""
         self._stop_requested = True
@@ -361,7 +377,8 @@ class Series:
         )
         deck = (Deck.shuffled(random.Random(seed)) if self._deck_source is None
                 else self._deck_source(number))
-        hand = Hand.start(config, deck)
+        showing = [p for p, seat in enumerate(seating.order) if seat in self._show_losers]
+        hand = Hand.start(config, deck, show_losers=showing)
         self._current = _Current(number, seed, seating, dict(self._stacks), hand, level)
         if hand.is_over:
             self._settle()

@@ -17,7 +17,8 @@ Records (``kind``: JSON body):
   ISO 8601): the replay deals with that clock, so it reaches the same level without reading one.
 * ``action``: ``hand``, ``seat``, ``action`` in feltro's short notation (``"r 25"``).
 * ``hand_end``: ``hand``, ``stacks_after``, ``eliminated`` (seats, best place first).
-* ``show``: ``hand``, ``seat``: the winner of a hand won uncontested showed it (P8).
+* ``show``: ``hand``, ``seat``: the winner of a hand won uncontested showed it (P8);
+  ``show_losers``: ``seat``, ``on``: its choice to show even losing hands at the showdown.
 * ``stop``: the host asked to end the series before the next hand (G6).
 * ``reentry``: ``seat`` took a fresh starting stack (G8); ``late_seat``: ``seat`` and ``name``
   sat down in the re-entry period (G9); both with ``at`` (the caller's clock, ISO 8601) when
@@ -37,10 +38,8 @@ unreadable record, a log whose tail was cut, or a record the rules refuse on rep
 :meth:`SeriesStore.open` with a :class:`StoreError` naming the record; nothing is resumed
 partially and nothing is written.
 
-One writer at a time: opening a series for writing takes an exclusive OS lock (``flock``) on
-``<file>.lock``, which the OS releases when the process dies, so a crash never leaves a stale
-lock. A second writer gets a :class:`StoreError` naming the holder's pid. Reading
-(:func:`read_records`) takes no lock.
+One writer at a time: an exclusive OS lock (``flock``) on ``<file>.lock``, released when the
+process dies; a second writer gets a :class:`StoreError` naming the holder's pid.
 """
 
 from __future__ import annotations
@@ -81,7 +80,7 @@ FORMAT = "feltro-series-log/1"
 """The ``format`` written in the ``meta`` table and in the ``series`` record."""
 
 _KINDS = frozenset({"series", "hand", "action", "hand_end", "stop", "series_end", "note",
-                    "reentry", "late_seat", "show"})
+                    "reentry", "late_seat", "show", "show_losers"})
 LOG_FORMAT = LogFormat(FORMAT, "series log", "log", "chain")
 """The file's layout: table ``log`` (``seq``, ``kind``, ``body``, ``chain``) and ``meta``."""
 
@@ -151,7 +150,6 @@ def _decks(factory: DeckSourceFactory | None, series_seed: int) -> Callable[[int
     return None if factory is None else factory(series_seed)
 
 
-
 def _at(now: datetime | None) -> dict[str, str]:
     return {} if now is None else {"at": now.isoformat()}
 
@@ -182,11 +180,9 @@ class SeriesStore:
         self.series = series
         self._log = log
         self._hands: dict[int, _LoggedHand] = {}
-        self._sealed = False
-        """Whether the log keeps its seed sealed (then no hand's seed is written either)."""
+        self._sealed = False  # the log keeps its seed sealed (then no hand's seed either)
         self._end_logged = False  # a series_end record has been read or written
-        self.notes: list[Record] = []
-        """The ``note`` records, in order (see :meth:`note`)."""
+        self.notes: list[Record] = []  # the ``note`` records, in order (see :meth:`note`)
 
     # --- opening ------------------------------------------------------------------------------
 
@@ -422,6 +418,12 @@ class SeriesStore:
         self._append([("show", {"hand": self.series.hand_number, "seat": seat})])
         return events
 
+    def set_show_losers(self, seat: int, on: bool) -> None:
+        """*seat*'s choice to show losing hands (:meth:`Series.set_show_losers`); logged."""
+        self._writable()
+        self.series.set_show_losers(seat, on)
+        self._append([("show_losers", {"seat": seat, "on": on})])
+
     def request_stop(self) -> None:
         """End the series before the next hand (logged; the hand in progress finishes, G6).
 
@@ -590,6 +592,7 @@ _REPLAYERS: dict[str, Callable[[SeriesStore, Record], None]] = {
     "hand_end": SeriesStore._replay_hand_end,
     "stop": SeriesStore._replay_stop,
     "show": SeriesStore._replay_show,
+    "show_losers": lambda store, r: store.series.set_show_losers(r.body["seat"], r.body["on"]),
     "reentry": SeriesStore._replay_reentry,
     "late_seat": SeriesStore._replay_late_seat,
     "note": SeriesStore._replay_note,

@@ -213,6 +213,10 @@ class SeriesDriver(Protocol):
         """*seat* shows the hand it won uncontested (P8)."""
         ...
 
+    def set_show_losers(self, seat: int, on: bool) -> None:
+        """*seat*'s choice to show even losing hands at the showdown (P8, D11)."""
+        ...
+
     def reenter(self, seat: int, now: datetime | None = None) -> None:
         """A busted player re-enters (G8)."""
         ...
@@ -248,6 +252,10 @@ class MemoryDriver:
     def show(self, seat: int) -> tuple[Event, ...]:
         """See :func:`feltro.courtesy.show_after_win`."""
         return show_after_win(self._series, seat)
+
+    def set_show_losers(self, seat: int, on: bool) -> None:
+        """See :meth:`feltro.series.Series.set_show_losers`."""
+        self._series.set_show_losers(seat, on)
 
     def reenter(self, seat: int, now: datetime | None = None) -> None:
         """See :meth:`feltro.series.Series.reenter`."""
@@ -473,6 +481,14 @@ class Session:
             seating = self.series.seating
             exc.refusal = seat_refusal(exc.refusal, seating.order if seating else ())
             raise
+
+    def set_show_losers(self, seat: int, on: bool) -> None:
+        """From the next deal *seat* shows its hand at the showdown even when it cannot win
+        (*on*), or mucks such a hand (the default; P8, D11). Journaled by a durable driver.
+
+        :raises SeriesError: if *seat* is not in the series; nothing changes.
+        """
+        self.driver.set_show_losers(seat, on)
 
     def play_default(self, seat: int) -> tuple[Event, ...]:
         """Play check, else fold for *seat*, the seat to act: nobody decides for it (its time

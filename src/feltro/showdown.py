@@ -280,7 +280,7 @@ def _muck(state: HandState, p: int) -> tuple[Event, ...]:
 
 
 def settle(state: HandState) -> tuple[Event, ...]:
-    """Show (or, with ``muck_losers``, muck) every hand not yet shown, in P8 order.
+    """Show (or, outside ``show_losers``, muck) every hand not yet shown, in P8 order.
 
     For a hand without automatic showdown whose history stops before the shows.
 
@@ -316,8 +316,8 @@ def _check_showdown_turn(state: HandState, position: int) -> int:
 
 
 def auto_show(state: HandState, *, strict: bool = False) -> None:
-    """Show every hand not yet shown in P8 order, mucking those that cannot win with
-    ``muck_losers``; stop at a hand with unknown cards (raise with *strict*)."""
+    """Show every hand not yet shown in P8 order, mucking those that cannot win
+    outside ``show_losers``; stop at a hand with unknown cards (raise with *strict*)."""
     shown = state.shown
     mucked = state.mucked
     folded = state.folded
@@ -326,7 +326,8 @@ def auto_show(state: HandState, *, strict: bool = False) -> None:
     pots: list[Pot] | None = None
     strengths: list[int | None] = []
     # Whether losers may muck does not change while hands are shown (P8): decided once.
-    may_muck = (state.muck_losers and not state.runout and len(state.board) == 5
+    show_losers = state.show_losers
+    may_muck = (len(show_losers) < state.n and not state.runout and len(state.board) == 5
                 and not _all_live_all_in(state))
     for p in show_order(state.n, folded, first_to_show(state)):
         if shown[p] is not None or mucked[p]:
@@ -336,7 +337,7 @@ def auto_show(state: HandState, *, strict: bool = False) -> None:
             if strict:
                 raise CardError(f"{seat_name(p)}'s cards are unknown", rule="D11")
             return  # the caller must show these
-        if may_muck:
+        if may_muck and p not in show_losers:
             if pots is None:
                 pots = _final_pots(state)
                 strengths = _strengths(state)

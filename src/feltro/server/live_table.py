@@ -359,6 +359,12 @@ class LiveTable:
             raise refusal_error(exc.refusal) from None
         self.log_public(events)
 
+    def choose_show_losers(self, seat: int, on: bool) -> None:
+        """*seat* shows even its losing hands at the showdown from the next deal (P8, D11),
+        or mucks them (the default); journaled in the series log."""
+        self._require_intact()
+        self._seated().set_show_losers(seat, on)
+
     def _note_own_decision(self, seat: int, hand_no: int, now: float) -> None:
         """Journal what a player's own decision changed: bank time spent (the timer runs the
         action time, then the bank, then any disconnect grace, which is free), the timeouts

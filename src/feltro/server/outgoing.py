@@ -373,6 +373,7 @@ class YouOut(_Out):
     bots: list[str] | None
     fair: FairOwnOut | None = None
     may_show: bool = False
+    show_losers: bool = False
 
 
 class StateOut(_Out):

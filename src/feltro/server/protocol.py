@@ -249,6 +249,14 @@ class ShowCards(_In):
     type: Literal["show"]
 
 
+class ShowLosers(_In):
+    """The sender's choice to show even a losing hand at the showdown from the next deal
+    (P8, D11); off (muck it) by default."""
+
+    type: Literal["show_losers"]
+    on: bool
+
+
 REACTIONS: Final = ("👍", "😂", "😮", "😬", "👏", "🔥")
 """The quick reactions a player may send (issue 23); words for each in ``web.react.*``."""
 
@@ -398,7 +406,7 @@ class EndSeries(_In):
 
 ClientMessage = Annotated[
     Hello | SetLang | Join | Act | Contribute | FairAlarm | StepAway | ComeBack | React | ShowCards
-    | Ping
+    | ShowLosers | Ping
     | Accept | Refuse | AddBot
     | RemoveBot | RemovePlayer | ReissueSeat | RestoreSeat | MarkAway | PassHost | Start | Pause
     | Resume | EndSeries | Reenter,
@@ -408,7 +416,8 @@ HOST_TYPES: Final = frozenset({"accept", "refuse", "add_bot", "remove_bot", "rem
                                "reissue_seat", "restore_seat", "mark_away", "pass_host",
                                "start", "pause", "resume", "end", "reenter"})
 CLIENT_TYPES: Final = HOST_TYPES | {"hello", "set_lang", "join", "act", "contribute", "away",
-                                    "back", "react", "show", "ping", "fair_alarm"}
+                                    "back", "react", "show", "show_losers", "ping",
+                                    "fair_alarm"}
 
 _CLIENT = TypeAdapter[Any](ClientMessage)
 

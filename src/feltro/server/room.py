@@ -463,6 +463,7 @@ _HANDLERS: Final[dict[type[BaseModel], Handler]] = {
     p.ReissueSeat: seat_messages.reissue,
     p.React: seat_messages.react,
     p.ShowCards: seat_messages.show_cards,
+    p.ShowLosers: seat_messages.show_losers,
 }
 """Message type -> its handler; every other type is a host command (:data:`_HOST_STEPS`)."""
 

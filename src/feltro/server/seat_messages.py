@@ -15,7 +15,7 @@ from feltro.server.seat_links import reissue_seat
 if TYPE_CHECKING:
     from feltro.server.room import Room
 
-__all__ = ["come_back", "contribute", "fair_alarm", "react", "reissue", "show_cards",
+__all__ = ["come_back", "contribute", "fair_alarm", "react", "reissue", "show_cards", "show_losers",
            "step_away"]
 
 
@@ -64,6 +64,14 @@ async def show_cards(room: Room, conn: Connection, message: p.ShowCards, now: fl
     """The sender shows the hand it won uncontested (P8): logged in the series log first, then
     on the hand's public log; everyone's view changes."""
     await room.write(room.table.show_won_hand, room.own_seat(conn, None))
+    conn.push(dumps({"type": "ack", "ref": message.id}))
+    return True
+
+
+async def show_losers(room: Room, conn: Connection, message: p.ShowLosers, now: float) -> bool:
+    """The sender's choice to show losing hands at the showdown (P8, D11): in the series log
+    before the ack; it applies from the next deal."""
+    await room.write(room.table.choose_show_losers, room.own_seat(conn, None), message.on)
     conn.push(dumps({"type": "ack", "ref": message.id}))
     return True
 

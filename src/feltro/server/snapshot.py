@@ -57,6 +57,8 @@ class OwnHand:
     """The salts of its own cards (its ``you.fair``), at a table with the fair dealer."""
     may_show: bool = False
     """Whether it may show the hand it won uncontested now (P8, ``you.may_show``)."""
+    show_losers: bool = False
+    """Whether it chose to show even losing hands at the showdown (P8, ``you.show_losers``)."""
 
 
 @dataclass(frozen=True, slots=True)

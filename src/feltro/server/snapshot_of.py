@@ -106,7 +106,8 @@ def _own_parts(table: LiveTable, series: Series | None,
                  if fair is not None else None)
         parts[seat] = OwnHand(hole=tuple(c for c in hand.hole(position) if c is not None),
                               legal=hand.legal if position == to_act else None, fair=salts,
-                              may_show=may_show(series, seat))
+                              may_show=may_show(series, seat),
+                              show_losers=seat in series.show_losers)
     return parts
 
 

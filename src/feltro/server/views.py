@@ -307,6 +307,8 @@ def _own_cards(own: OwnHand, hand: HandSnapshot, lang: str) -> dict[str, Any]:
         fields["fair"] = FairOwnOut.model_validate(own.fair)
     if own.may_show:
         fields["may_show"] = True
+    if own.show_losers:
+        fields["show_losers"] = True
     return fields
 
 

@@ -17,6 +17,7 @@ import { turnNotice, turnTitle } from "./turnnotice.js";
 import { seatGoneView } from "./seatgone.js";
 import { reviewView } from "./review.js";
 import { reactionBar, showReaction } from "./reactions.js";
+import { syncShowLosers } from "./showlosers.js";
 
 const app = {
   tableId: tableIdFromPath(),
@@ -143,6 +144,7 @@ function render() {
   $("#log").replaceChildren(logView(table));
   $("#standings").replaceChildren(standingsView(table, now));
   speak(table, you);
+  syncShowLosers(app, you, table.status !== "lobby" && you.hole !== undefined);
 }
 
 /** After winning a hand everybody else folded, before the next deal: show it to all (P8). */
