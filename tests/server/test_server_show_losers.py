@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from srvkit import Frame, Harness, drive, harness_at, passive, seat_table
+from srvkit import Frame, drive, harness_at, passive, seat_table
 
 
 def _first_hand_over(frame: Frame) -> bool:
