@@ -14,7 +14,7 @@ from typing import Any
 import httpx
 import pytest
 from realserver import Frame, LivePhone, ServerProcess
-from remotekit import seat_phone
+from remotekit import host_of, seat_phone
 
 from feltro.fairness import contribution_commitment
 
@@ -74,11 +74,8 @@ def test_kill9_mid_hand_then_restart_continues_exactly(tmp_path: Path) -> None:
     server.start()
     phones: list[LivePhone] = []
     try:
-        created = server.post("/api/tables", {"seats": 4, "action_seconds": 600,
-                                              "between_hands_seconds": 0, "bot_seconds": 0})
+        created, host = host_of(server, seats=4, action_seconds=600)
         table_id = created["table_id"]
-        host = LivePhone(server, table_id, "host", created["host_token"])
-        host.connect()
         players = _seat_players(server, table_id, host, ["Ana", "Bruno", "Carla"])
         phones = [host, *players.values()]
         host.send(type="add_bot", kind="station", id="bot")
@@ -188,11 +185,8 @@ def test_kill9_mid_hand_keeps_the_fair_deck_and_its_contributions(tmp_path: Path
     server.start()
     phones: list[LivePhone] = []
     try:
-        created = server.post("/api/tables", {"seats": 3, "action_seconds": 600,
-                                              "between_hands_seconds": 0, "bot_seconds": 0})
+        created, host = host_of(server, seats=3, action_seconds=600)
         table_id = created["table_id"]
-        host = LivePhone(server, table_id, "host", created["host_token"])
-        host.connect()
         players = _seat_players(server, table_id, host, ["Ana", "Bruno"])
         phones = [host, *players.values()]
         host.send(type="add_bot", kind="station", id="bot")

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 from realserver import LivePhone, ServerProcess
-from remotekit import seat_phone
+from remotekit import host_of, seat_phone
 from srvkit import cards_in
 
 pytestmark = pytest.mark.skipif(not hasattr(__import__("os"), "fork"),
@@ -20,11 +20,9 @@ def test_kill9_after_a_show_keeps_it_P8(tmp_path: Path) -> None:
     server.start()
     phones: list[LivePhone] = []
     try:
-        created = server.post("/api/tables", {"seats": 2, "action_seconds": 600,
-                                              "between_hands_seconds": 60, "bot_seconds": 0})
+        created, host = host_of(server, seats=2, action_seconds=600,
+                                between_hands_seconds=60)
         table_id = created["table_id"]
-        host = LivePhone(server, table_id, "host", created["host_token"])
-        host.connect()
         players = dict(seat_phone(server, table_id, host, name) for name in ("Ana", "Bruno"))
         phones = [host, *players.values()]
         host.send(type="start", id="start")

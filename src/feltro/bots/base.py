@@ -9,6 +9,7 @@ hole cards it cannot see (a view between hands, or a seat out of the hand) with
 from __future__ import annotations
 
 import random
+from abc import ABC, abstractmethod
 
 from feltro.actions import Action
 from feltro.bots import check_or_fold
@@ -17,7 +18,7 @@ from feltro.cards import Card
 from feltro.hand import LegalActions, SeatView
 
 
-class HoleCardBot:
+class HoleCardBot(ABC):
     """A bot that decides from its own two hole cards (see the module docstring)."""
 
     name: str
@@ -32,6 +33,6 @@ class HoleCardBot:
             return check_or_fold(legal)
         return self.play(hole, view, legal)
 
+    @abstractmethod
     def play(self, hole: tuple[Card, Card], view: SeatView, legal: LegalActions) -> Action:
         """The decision with *hole* known and the seat in the hand; always one of *legal*."""
-        raise NotImplementedError
