@@ -2,8 +2,9 @@
 receives while a six-seat table plays (the player checks or calls, five ``tag`` bots, deep
 stacks so that all six play every hand), as sent with no compression (full ``state`` frames)
 and as permessage-deflate sends them (zlib, memory level 5, context takeover): with the 32 KiB
-window ``feltro serve`` negotiates (``feltro.server.transport.WideWindowWebSockets``), with
-the 4 KiB window uvicorn offers by itself, and with no context takeover.
+window and the settings ``feltro serve`` uses (``feltro.server.transport.COMPRESS_SETTINGS``),
+with zlib's default level 6 instead, with the 4 KiB window uvicorn offers by itself, and with no
+context takeover.
 
 Usage::
 
@@ -29,6 +30,10 @@ sys.path.insert(0, str(ROOT / "tests" / "server"))
 
 from srvkit import drive, harness_at, seat_table  # noqa: E402
 
+from feltro.server.transport import COMPRESS_SETTINGS  # noqa: E402
+
+SERVE_LEVEL = int(COMPRESS_SETTINGS["level"])
+
 
 def _call_down(legal: dict[str, Any]) -> dict[str, Any]:
     return {"type": "act", "id": f"c{legal['hand']}-{legal['turn']}", "hand": legal["hand"],
@@ -39,13 +44,14 @@ def _header(size: int) -> int:
     return 2 if size < 126 else 4 if size < 65536 else 10
 
 
-def deflated(texts: Sequence[str], *, takeover: bool, bits: int = 12) -> int:
+def deflated(texts: Sequence[str], *, takeover: bool, bits: int = 12,
+             level: int = SERVE_LEVEL) -> int:
     """Bytes on the wire with permessage-deflate (RFC 7692: the 4-byte tail is dropped)."""
     total = 0
-    packer = zlib.compressobj(6, zlib.DEFLATED, -bits, 5)
+    packer = zlib.compressobj(level, zlib.DEFLATED, -bits, 5)
     for text in texts:
         if not takeover:
-            packer = zlib.compressobj(6, zlib.DEFLATED, -bits, 5)
+            packer = zlib.compressobj(level, zlib.DEFLATED, -bits, 5)
         size = len(packer.compress(text.encode()) + packer.flush(zlib.Z_SYNC_FLUSH)) - 4
         total += size + _header(size)
     return total
@@ -65,6 +71,7 @@ def measure(hands: int) -> dict[str, float]:
     raw = sum(len(t.encode()) + _header(len(t.encode())) for t in texts)
     return {"hands": hands, "frames": len(texts), "raw": raw,
             "feltro serve (32 KiB window)": deflated(texts, takeover=True, bits=15),
+            "32 KiB window, zlib level 6": deflated(texts, takeover=True, bits=15, level=6),
             "uvicorn's 4 KiB window": deflated(texts, takeover=True),
             "no context takeover": deflated(texts, takeover=False)}
 
@@ -76,7 +83,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     result = measure(args.hands)
     hands = result["hands"]
     print(f"{hands} hands, {result['frames']} frames to one phone")
-    for key in ("raw", "feltro serve (32 KiB window)", "uvicorn's 4 KiB window",
+    for key in ("raw", "feltro serve (32 KiB window)", "32 KiB window, zlib level 6",
+                "uvicorn's 4 KiB window",
                 "no context takeover"):
         share = result[key] / result["raw"]
         print(f"{key:>30}: {result[key] / hands / 1024:7.1f} KiB per hand "
