@@ -1,8 +1,8 @@
 """What a stranger can leave running is bounded (issue 22, item 2): unwatched tables pause,
 tables from other machines play at human pace for a bounded number of hands, finished tables
-close their files at once, finished and archived tables count against the creator's budget,
-the data folder has a quota and archives a retention. Each test failed before
-:mod:`feltro.server.budgets`."""
+close their files at once, finished and archived tables count against the creator's budget
+(and a stranger's archived ones against the server's), across restarts, the data folder has a
+quota and archives a retention. Each test failed before :mod:`feltro.server.budgets`."""
 
 from __future__ import annotations
 
@@ -127,6 +127,43 @@ def test_finished_and_archived_tables_count_against_the_creators_budget(
         assert refused.status_code == 503
         assert refused.json()["code"] == "address_full"
         with from_address(h, "127.0.0.1"):  # the host's own machine is not held back
+            assert h.client.post("/api/tables", json={}).status_code == 201
+
+
+def test_a_restart_remembers_who_created_each_table(tmp_path: Path) -> None:
+    # Before: the creating address lived in memory only, so a restart gave a stranger a fresh
+    # budget of tables (live and archived ones both came back as "?").
+    clock = FakeClock()
+    budgets = _budgets(max_tables_per_address=2)
+    with harness_at(tmp_path / "data", clock=clock, lifecycle=LIFE, budgets=budgets) as h:
+        archived = _finish(h)
+        clock.advance(61)
+        _wait(lambda: archived in h.manager.archive)
+        live = str(h.client.post("/api/tables", json={}).json()["table_id"])
+    with harness_at(tmp_path / "data", clock=clock, lifecycle=LIFE, budgets=budgets) as h:
+        stranger = "testclient"
+        assert h.manager.archive[archived].creator == stranger
+        assert h.manager.rooms[live].table.creator == stranger
+        refused = h.client.post("/api/tables", json={})
+        assert refused.status_code == 503
+        assert refused.json()["code"] == "address_full"
+
+
+def test_strangers_archived_tables_count_against_the_servers_limit(tmp_path: Path) -> None:
+    # Before: only tables in memory counted, so archiving made room for a stranger's next ones
+    # (each keeping its files) without end; the host keeps his reserved places.
+    clock = FakeClock()
+    with harness_at(tmp_path / "data", clock=clock, lifecycle=LIFE, max_tables=3,
+                    budgets=_budgets(reserved_for_host=1)) as h:
+        for _ in range(2):
+            archived = _finish(h)
+            clock.advance(61)
+            _wait(lambda table_id=archived: table_id in h.manager.archive)
+        assert not h.manager.rooms
+        refused = h.client.post("/api/tables", json={})
+        assert refused.status_code == 503
+        assert refused.json()["code"] == "server_full"
+        with from_address(h, "127.0.0.1"):  # the host's own machine keeps its place
             assert h.client.post("/api/tables", json={}).status_code == 201
 
 

@@ -1,11 +1,14 @@
 """Tables that are over, kept small: what their players may still ask for once a table leaves
 memory (:class:`ArchivedTable`), and when a table leaves it (:class:`Lifecycle`).
 
-A table is live while it is in its lobby or being played; only live tables count against the
-server's limit. A table that is over is archived after :attr:`Lifecycle.finished_after`
-seconds; one whose every connection has been gone for :attr:`Lifecycle.abandoned_after` is
-archived as it stands (its series log stays, so its players keep their standings, chart and hand
-histories); a lobby nobody is connected to is dropped after :attr:`Lifecycle.lobby_after`.
+A table is live while it is in its lobby or being played. Every table in memory, and every
+archived table a stranger's address created, counts against the server's limit
+(:mod:`feltro.server.budgets`); the creating address is journaled with the table and kept in
+its archive record, so a restart forgets none of it. A table that is over is archived after
+:attr:`Lifecycle.finished_after` seconds; one whose every connection has been gone for
+:attr:`Lifecycle.abandoned_after` is archived as it stands (its series log stays, so its players
+keep their standings, chart and hand histories); a lobby nobody is connected to is dropped after
+:attr:`Lifecycle.lobby_after`.
 The decision is a pure function of the table's state and the clock, so it is tested on its own.
 """
 
@@ -15,12 +18,25 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Final, Literal
 
-__all__ = ["MAX_ARCHIVED", "ArchivedTable", "Fate", "Lifecycle"]
+__all__ = ["MAX_ARCHIVED", "UNKNOWN_CREATOR", "ArchivedTable", "Fate", "Lifecycle", "creator_of"]
 
 MAX_ARCHIVED: Final = 10_000
 """Archived tables remembered in memory (the oldest are forgotten first; their files stay)."""
 
 Fate = Literal["keep", "archive", "drop"]
+
+UNKNOWN_CREATOR: Final = "?"
+"""The creator of a table whose records name none (written before the address was kept)."""
+_MAX_ADDRESS: Final = 64
+
+
+def creator_of(body: Mapping[str, Any]) -> str:
+    """The address a ``created`` or ``archived`` record names as the table's creator
+    (:data:`UNKNOWN_CREATOR` when it names none, or nothing like an address)."""
+    creator = body.get("creator")
+    if isinstance(creator, str) and 0 < len(creator) <= _MAX_ADDRESS:
+        return creator
+    return UNKNOWN_CREATOR
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -67,9 +83,9 @@ class ArchivedTable:
     seals and values (the decks depend on them), who was asked, the alarms."""
     archived_at: str | None = None
     """When it was archived (ISO 8601): its files are deleted after the retention."""
-    creator: str = "?"
-    """The address that created it (counts against that address's budget; not kept across a
-    restart)."""
+    creator: str = UNKNOWN_CREATOR
+    """The address that created it (counts against that address's budget, and a stranger's
+    against the server's)."""
 
     def seat_of(self, token_hash: str) -> int | None:
         """The seat a player's token held, or ``None``."""
@@ -78,7 +94,8 @@ class ArchivedTable:
     def to_record(self) -> dict[str, Any]:
         """The journal body that brings it back after a restart."""
         record = {"summary": dict(self.summary), "chips": dict(self.chips),
-                  "seats": dict(self.seats), "series": self.series_file}
+                  "seats": dict(self.seats), "series": self.series_file,
+                  "creator": self.creator}
         if self.fair is not None:
             record["fair"] = self.fair
         if self.fair_record is not None:
@@ -98,4 +115,5 @@ class ArchivedTable:
         return cls(table_id, dict(body["summary"]), dict(body["chips"]), seats,
                    series if isinstance(series, str) else None,
                    fair if fair in ("series", "hand") else None,
-                   dict(extra) if isinstance(extra, Mapping) else None, archived_at=at)
+                   dict(extra) if isinstance(extra, Mapping) else None, archived_at=at,
+                   creator=creator_of(body))

@@ -44,6 +44,7 @@ from feltro.events import Event
 from feltro.seal import SeedSeal
 from feltro.series_log import SeriesStore
 from feltro.server import entries
+from feltro.server.archive import UNKNOWN_CREATOR
 from feltro.server.clock import Clock
 from feltro.server.fairplay import FIRST_DEAL_WAIT, FairPlay, Reveal
 from feltro.server.hand_log import HandLog
@@ -95,6 +96,8 @@ class LiveTable:
         """Its logs cannot be written now (locked by another program, disk full): it refuses
         every change and the room retries until they can (then it resumes by itself)."""
         self.created_at = ""
+        self.creator = UNKNOWN_CREATOR
+        """The address that created it (journaled: it counts against that address's budget)."""
         self.last_timeout: tuple[int, int, int] | None = None
         """The last ``timeout`` record: ``(seat, hand, turn)`` (a restart plays it if its
         check or fold is missing)."""
@@ -112,15 +115,18 @@ class LiveTable:
 
     @classmethod
     def create(cls, settings: TableSettings, journal: Journal, folder: Path,
-               clock: Clock, *, seal: SeedSeal | None = None) -> tuple[LiveTable, str]:
+               clock: Clock, *, seal: SeedSeal | None = None,
+               creator: str = UNKNOWN_CREATOR) -> tuple[LiveTable, str]:
         """A new table in the lobby; returns it and the host token (shown once, never stored).
 
-        *seal*: the key its series log's seed is sealed with (:mod:`feltro.seal`).
+        *seal*: the key its series log's seed is sealed with (:mod:`feltro.seal`); *creator*:
+        the address that asked for it.
         """
         table = cls(new_id(6), settings, journal, folder, clock)
         table.seal = seal
         token = new_token()
-        table.log("created", {"settings": settings.to_dict(), "host_hash": hash_token(token)})
+        table.log("created", {"settings": settings.to_dict(), "host_hash": hash_token(token),
+                              "creator": creator})
         return table, token
 
     def close(self) -> None:

@@ -75,8 +75,6 @@ class Room:
         self.reacted: dict[int, float] = {}
         """Seat -> when it last sent a reaction (monotonic)."""
         """When its series was first seen over."""
-        self.creator = "?"
-        """The address that created it (unknown after a restart)."""
         self.latest: tuple[int, TableSnapshot, dict[str, str]] | None = None
         """The snapshot and public texts (per language) of the current version."""
         self.storage = StorageRetry()

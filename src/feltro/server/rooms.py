@@ -24,7 +24,7 @@ from feltro.errors import StoreError, StoreUnavailableError
 from feltro.paths import private_folder
 from feltro.seal import SeedSeal
 from feltro.server.admission import LOOPBACK
-from feltro.server.archive import MAX_ARCHIVED, ArchivedTable, Lifecycle
+from feltro.server.archive import MAX_ARCHIVED, UNKNOWN_CREATOR, ArchivedTable, Lifecycle
 from feltro.server.budgets import Budgets, TableRefusedError, folder_bytes
 from feltro.server.clock import Clock
 from feltro.server.connection import Connection
@@ -187,10 +187,17 @@ class RoomManager:
         """Tables in their lobby or being played."""
         return sum(1 for room in self.rooms.values() if room.table.status not in ("over",))
 
+    def tables_held(self) -> int:
+        """Tables counted against the server's limit: every one in memory (finished ones too),
+        and the archived ones a stranger's address created."""
+        return len(self.rooms) + sum(1 for table in self.archive.values()
+                                     if table.creator not in LOOPBACK
+                                     and table.creator != UNKNOWN_CREATOR)
+
     def tables_of(self, address: str) -> int:
         """Tables created from *address* still held: in memory (finished ones too) or archived
         and still remembered."""
-        return (sum(1 for room in self.rooms.values() if room.creator == address)
+        return (sum(1 for room in self.rooms.values() if room.table.creator == address)
                 + sum(1 for table in self.archive.values() if table.creator == address))
 
     async def measure(self) -> None:
@@ -282,10 +289,10 @@ class RoomManager:
     def lobbies_of(self, address: str) -> int:
         """Tables created from *address* that are still in their lobby."""
         return sum(1 for room in self.rooms.values()
-                   if room.creator == address and room.table.status == "lobby")
+                   if room.table.creator == address and room.table.status == "lobby")
 
     def create_table(self, settings: TableSettings, *,
-                     creator: str = "?") -> tuple[Room, str]:
+                     creator: str = UNKNOWN_CREATOR) -> tuple[Room, str]:
         """A new table in its lobby; returns its room and the host token. A table created
         from another machine than the host's plays at human pace, for a bounded number of
         hands (:meth:`Budgets.paced <feltro.server.budgets.Budgets.paced>`).
@@ -296,16 +303,15 @@ class RoomManager:
         if self.journal is None:
             raise RuntimeError("the room manager is not started")
         remote = creator not in LOOPBACK
-        refusal = self.budgets.refusal(remote=remote, held=len(self.rooms),
+        refusal = self.budgets.refusal(remote=remote, held=self.tables_held(),
                                        held_by_address=self.tables_of(creator),
                                        max_tables=self.max_tables, data_bytes=self.data_bytes)
         if refusal is not None:
             raise TableRefusedError(refusal)
         settings = self.budgets.paced(settings, remote=remote)
         table, token = LiveTable.create(settings, self.journal, self.folder / "tables",
-                                        self.clock, seal=self.seal)
+                                        self.clock, seal=self.seal, creator=creator)
         room = Room(table, self)
-        room.creator = creator
         self.rooms[table.table_id] = room
         return room, token
 
@@ -341,4 +347,4 @@ def _archived(room: Room, at: str) -> ArchivedTable:
     return ArchivedTable(table.table_id, summary, chips_view(snap), seats, table.series_file,
                          fair.reveal if fair is not None else None,
                          fair.archive_record() if fair is not None else None,
-                         archived_at=at, creator=room.creator)
+                         archived_at=at, creator=room.table.creator)

@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any, Final
 
+from feltro.server.archive import creator_of
 from feltro.server.fairplay import FairPlay
 from feltro.server.lobby import SEAT_RECORDS
 
@@ -32,6 +33,10 @@ def apply_record(table: LiveTable, kind: str, body: Mapping[str, Any]) -> None:
         table.lobby.apply(kind, body)
     if handler is not None:
         handler(table, body)
+
+
+def _created(table: LiveTable, body: Mapping[str, Any]) -> None:
+    table.creator = creator_of(body)
 
 
 def _started(table: LiveTable, body: Mapping[str, Any]) -> None:
@@ -65,6 +70,7 @@ def _timeout(table: LiveTable, body: Mapping[str, Any]) -> None:
 
 
 TABLE_RECORDS: Final[dict[str, Callable[[LiveTable, Mapping[str, Any]], None]]] = {
+    "created": _created,
     "started": _started,
     "paused": _paused,
     "resumed": _resumed,
