@@ -20,7 +20,8 @@ from __future__ import annotations
 
 from typing import Final
 
-from feltro.actions import CHECK, FOLD, Action
+from feltro.actions import CHECK, Action
+from feltro.bots import check_or_fold
 from feltro.bots.base import HoleCardBot
 from feltro.bots.reading import (
     Made,
@@ -73,14 +74,14 @@ class RulesBot(HoleCardBot):
                 return legal.passive
             if score >= _PLAY + 2 and legal.call_amount * 20 <= stack:
                 return legal.passive
-            return CHECK if legal.can_check else FOLD
+            return check_or_fold(legal)
         callers = sum(1 for p in range(view.players)
                       if p != view.position and view.bets[p] >= bb and not view.folded[p]) - 1
         if score >= _OPEN:
             return raise_to(legal, bb * (3 + max(callers, 0)))
         if score >= _PLAY and legal.call_amount * 25 <= stack:
             return legal.passive
-        return CHECK if legal.can_check else FOLD
+        return check_or_fold(legal)
 
     def _postflop(self, hole: tuple[int, int], view: SeatView, legal: LegalActions) -> Action:
         tier = made_hand(hole, view.board)

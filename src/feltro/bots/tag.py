@@ -25,6 +25,7 @@ from __future__ import annotations
 from typing import Final
 
 from feltro.actions import CHECK, FOLD, Action, Raise
+from feltro.bots import check_or_fold
 from feltro.bots.base import HoleCardBot
 from feltro.bots.reading import (
     Made,
@@ -74,7 +75,7 @@ class TagBot(HoleCardBot):
                 limpers = sum(1 for e in view.events if isinstance(e, ActionTaken)
                               and e.street is Street.PREFLOP and e.chips > 0)
                 return raise_to(legal, 3 * bb + limpers * bb)
-            return CHECK if legal.can_check else FOLD
+            return check_or_fold(legal)
         if raises == 1:
             if score >= _THREE_BET:
                 return raise_to(legal, 3 * view.current_bet)
