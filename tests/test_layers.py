@@ -76,7 +76,7 @@ LAYERS: dict[str, int] = {
     **dict.fromkeys(["bots", "courtesy", "filelock", "history", "series", "session",
                      "series_log", "seating",
                      "fairdeal", "seal", "paths", "sqlitefaults", "sqlitelog", "levels",
-                     "seriesconfig", "seriesdata", "entries", "serieshistory"], 1),
+                     "seriesconfig", "seriesdata", "entries", "serieshistory", "jsondepth"], 1),
     **dict.fromkeys(["__main__", "cli", "i18n", "server", "tui", "rules", "env",
                      "arena", "remote"], 2),
     **dict.fromkeys(["playernames"], 0), **dict.fromkeys(["season"], 1),

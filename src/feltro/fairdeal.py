@@ -43,6 +43,7 @@ from feltro.fairness import (
     contribution_commitment,
     export_series,
     genesis,
+    hex_bytes,
     hole_indices,
     position_salts,
     prepare_hand,
@@ -322,13 +323,7 @@ def _hex_field(fair: Mapping[str, Any], name: str, where: str, size: int | None 
     value = fair.get(name)
     if not isinstance(value, str):
         raise FairnessFormatError(f"{where}: the field {FAIR_FIELD}.{name} is missing")
-    try:
-        data = bytes.fromhex(value)
-    except ValueError:
-        raise FairnessFormatError(f"{where}: {FAIR_FIELD}.{name} is not hexadecimal") from None
-    if size is not None and len(data) != size:
-        raise FairnessFormatError(f"{where}: {FAIR_FIELD}.{name} is not {size} bytes")
-    return data
+    return hex_bytes(value, f"{where}: {FAIR_FIELD}.{name}", size)
 
 
 def _pairs(fair: Mapping[str, Any], name: str, where: str) -> list[tuple[int, bytes]]:
@@ -384,7 +379,8 @@ def proofs_from_phh(records: Sequence[tuple[str, HandRecord]]) -> tuple[str, lis
             hand=record.hand,
             commitment=_hex_field(fair, "commitment", label),
             contributions=contributions,
-            positions=tuple(_hex_field({"p": p}, "p", label) for p in positions),
+            positions=tuple(hex_bytes(p, f"{label}: {FAIR_FIELD}.positions", 32)
+                            for p in positions),
             chain=_hex_field(fair, "chain", label),
             previous=_hex_field(fair, "previous", label),
             secret=_hex_field(fair, "secret", label, None) if "secret" in fair else None,

@@ -86,6 +86,7 @@ __all__ = [
     "export_series",
     "fingerprint",
     "genesis",
+    "hex_bytes",
     "hkdf_sha256",
     "hole_indices",
     "message",
@@ -491,7 +492,11 @@ def export_series(table: str, proofs: Sequence[HandProof]) -> dict[str, Any]:
     }
 
 
-def _bytes(value: Any, where: str, size: int | None = None) -> bytes:
+def hex_bytes(value: Any, where: str, size: int | None = None) -> bytes:
+    """The bytes of the hexadecimal text *value* (exactly *size* of them when given).
+
+    :raises FairnessFormatError: naming *where*, if *value* is not such text.
+    """
     if not isinstance(value, str):
         raise FairnessFormatError(f"{where}: expected hexadecimal text, got {value!r}")
     try:
@@ -526,14 +531,14 @@ def proof_from_dict(data: Any, where: str = "hand") -> HandProof:
             seat = _int(item["seat"], f"{where}.contributions.seat")
             if seat in contributions:
                 raise FairnessFormatError(f"{where}: seat {seat} contributes twice")
-            contributions[seat] = _bytes(item["value"], f"{where}.contributions.value")
+            contributions[seat] = hex_bytes(item["value"], f"{where}.contributions.value")
         sealed: dict[int, bytes] = {}
         for item in data.get("sealed") or ():
             seat = _int(item["seat"], f"{where}.sealed.seat")
             if seat in sealed:
                 raise FairnessFormatError(f"{where}: seat {seat} seals twice")
-            sealed[seat] = _bytes(item["commitment"], f"{where}.sealed.commitment", 32)
-        positions = tuple(_bytes(p, f"{where}.positions", 32) for p in data["positions"])
+            sealed[seat] = hex_bytes(item["commitment"], f"{where}.sealed.commitment", 32)
+        positions = tuple(hex_bytes(p, f"{where}.positions", 32) for p in data["positions"])
         secret = data.get("secret")
         seed = data.get("seed")
         previous = data.get("previous")
@@ -552,20 +557,20 @@ def proof_from_dict(data: Any, where: str = "hand") -> HandProof:
             if sorted(deck) != list(range(DECK_SIZE)):
                 raise FairnessFormatError(f"{where}: the deck is not the 52 cards once each")
         salts = {_int(s["position"], f"{where}.salts.position"):
-                 _bytes(s["salt"], f"{where}.salts.salt", 32) for s in data.get("salts", ())}
+                 hex_bytes(s["salt"], f"{where}.salts.salt", 32) for s in data.get("salts", ())}
         return HandProof(
             hand=hand,
-            commitment=_bytes(data["commitment"], f"{where}.commitment", 32),
+            commitment=hex_bytes(data["commitment"], f"{where}.commitment", 32),
             contributions=contributions,
             positions=positions,
-            chain=_bytes(data["chain"], f"{where}.chain", 32),
-            secret=None if secret is None else _bytes(secret, f"{where}.secret"),
-            seed=None if seed is None else _bytes(seed, f"{where}.seed", 32),
+            chain=hex_bytes(data["chain"], f"{where}.chain", 32),
+            secret=None if secret is None else hex_bytes(secret, f"{where}.secret"),
+            seed=None if seed is None else hex_bytes(seed, f"{where}.seed", 32),
             dealt=dealt,
             salts=salts,
             sealed=sealed,
             deck=deck,
-            previous=None if previous is None else _bytes(previous, f"{where}.previous", 32),
+            previous=None if previous is None else hex_bytes(previous, f"{where}.previous", 32),
             seats=roster["seats"] or (),
             button=None if button is None else _int(button, f"{where}.button"),
             asked=roster["asked"],

@@ -10,6 +10,7 @@ import random
 from typing import Final
 
 from feltro.actions import CALL, CHECK, FOLD, Action, Raise
+from feltro.bots import check_or_fold
 from feltro.cards import Card
 from feltro.evaluator import Category, evaluate
 from feltro.hand import LegalActions, SeatView
@@ -83,7 +84,7 @@ class TightBot:
         """A tight decision (see the class docstring)."""
         hole = tuple(card for card in view.hole or () if card is not None)
         if len(hole) != 2 or view.position is None:
-            return CHECK if legal.can_check else FOLD
+            return check_or_fold(legal)
         stack = view.stacks[view.position] + view.bets[view.position]
         if not view.board:
             return self._preflop(hole, view, legal, stack)
@@ -102,7 +103,7 @@ class TightBot:
             return _raise_to(legal, 3 * max(view.current_bet, 1))
         if playable and legal.call_amount * 20 <= stack:
             return legal.passive
-        return CHECK if legal.can_check else FOLD
+        return check_or_fold(legal)
 
     def _postflop(self, hole: tuple[Card, ...], view: SeatView, legal: LegalActions) -> Action:
         category = evaluate(hole + view.board).category

@@ -34,6 +34,7 @@ from __future__ import annotations
 from typing import Final
 
 from feltro.actions import CHECK, FOLD, Action, Raise
+from feltro.bots import check_or_fold
 from feltro.bots.montecarlo import (
     _MAX_TRIALS,
     _MIN_TRIALS,
@@ -145,7 +146,7 @@ class ExpertBot(MonteCarloBot):
             limpers = sum(1 for e in view.events if isinstance(e, ActionTaken)
                           and e.street is Street.PREFLOP and e.chips > 0)
             return raise_to(legal, int(2.5 * bb) + limpers * bb)
-        return CHECK if legal.can_check else FOLD
+        return check_or_fold(legal)
 
     def _against_a_raise(self, view: SeatView, legal: LegalActions, score: int,
                          stack: int) -> Action:

@@ -1,8 +1,9 @@
 """What the stronger bots read from a seat view: hand scores, ranges, made hands, sizes.
 
-Shared by :mod:`feltro.bots.rules` and :mod:`feltro.bots.montecarlo`. Everything here looks only
-at a :class:`~feltro.hand.SeatView` (its own hole cards, the public state and the public log)
-and the :class:`~feltro.hand.LegalActions`; nothing here is random or does I/O.
+Shared by :mod:`feltro.bots.rules`, :mod:`feltro.bots.tag` and :mod:`feltro.bots.montecarlo`.
+Everything here looks only at a :class:`~feltro.hand.SeatView` (its own hole cards, the public
+state and the public log) and the :class:`~feltro.hand.LegalActions`; nothing here is random or
+does I/O.
 
 >>> chen_score(Card.parse("As"), Card.parse("Ah")), chen_score(Card.parse("7c"), Card.parse("2d"))
 (20, -1)
@@ -16,15 +17,17 @@ from collections import Counter
 from collections.abc import Sequence
 from typing import Final
 
-from feltro.actions import Action, Raise
+from feltro.actions import FOLD, Action, Raise
 from feltro.cards import Card
 from feltro.evaluator import evaluate
 from feltro.events import ActionTaken, BlindPosted, Street
 from feltro.hand import LegalActions, SeatView
 
 __all__ = [
+    "DRAW_ODDS",
     "RANGE_SCORES",
     "Made",
+    "answer_bet",
     "big_blind",
     "board_category",
     "chen_score",
@@ -191,3 +194,24 @@ def has_draw(hole: Sequence[int], board: Sequence[int]) -> bool:
         if window <= ranks and window & hole_ranks:
             return True
     return False
+
+
+DRAW_ODDS: Final = {3: 0.33, 4: 0.19}
+"""Chances of completing a draw with the cards to come (about 1 in 3 on the flop, 1 in 5 on
+the turn), by board size: what a call must be paid for."""
+
+
+def answer_bet(tier: int, hole: Sequence[int], view: SeatView, legal: LegalActions) -> Action:
+    """Call or fold, facing a bet after the flop with less than a :attr:`Made.STRONG` hand
+    *tier*: top pair calls up to the pot, a weak pair up to a third of it, a draw when the
+    price is below its :data:`DRAW_ODDS`; anything else folds."""
+    pot = max(view.pot, 1)
+    call = legal.call_amount
+    if tier == Made.TOP_PAIR:
+        return legal.passive if call <= pot else FOLD
+    if tier == Made.WEAK_PAIR:
+        return legal.passive if call * 3 <= pot else FOLD
+    if has_draw(hole, view.board):
+        odds = call / (pot + call)
+        return legal.passive if odds <= DRAW_ODDS.get(len(view.board), 0.0) else FOLD
+    return FOLD

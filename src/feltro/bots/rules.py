@@ -20,10 +20,12 @@ from __future__ import annotations
 
 from typing import Final
 
-from feltro.actions import CHECK, FOLD, Action
+from feltro.actions import CHECK, Action
+from feltro.bots import check_or_fold
 from feltro.bots.base import HoleCardBot
 from feltro.bots.reading import (
     Made,
+    answer_bet,
     big_blind,
     chen_score,
     has_draw,
@@ -39,9 +41,6 @@ _RERAISE: Final = 12
 _OPEN: Final = 9
 _PLAY: Final = 6
 
-# Chances of completing a draw with the cards to come (about 1 in 3 on the flop, 1 in 5 on
-# the turn): what a call must be paid for.
-_DRAW_ODDS: Final = {3: 0.33, 4: 0.19}
 
 
 class RulesBot(HoleCardBot):
@@ -75,14 +74,14 @@ class RulesBot(HoleCardBot):
                 return legal.passive
             if score >= _PLAY + 2 and legal.call_amount * 20 <= stack:
                 return legal.passive
-            return CHECK if legal.can_check else FOLD
+            return check_or_fold(legal)
         callers = sum(1 for p in range(view.players)
                       if p != view.position and view.bets[p] >= bb and not view.folded[p]) - 1
         if score >= _OPEN:
             return raise_to(legal, bb * (3 + max(callers, 0)))
         if score >= _PLAY and legal.call_amount * 25 <= stack:
             return legal.passive
-        return CHECK if legal.can_check else FOLD
+        return check_or_fold(legal)
 
     def _postflop(self, hole: tuple[int, int], view: SeatView, legal: LegalActions) -> Action:
         tier = made_hand(hole, view.board)
@@ -91,23 +90,16 @@ class RulesBot(HoleCardBot):
         if tier >= Made.STRONG:
             size = pot * 2 // 3 if call == 0 else view.current_bet * 2 + pot // 2
             return raise_to(legal, view.current_bet + size if call == 0 else size)
+        if call > 0:
+            return answer_bet(tier, hole, view, legal)
         if tier == Made.TOP_PAIR:
-            if call == 0:
-                return raise_to(legal, pot // 2)
-            return legal.passive if call <= pot else FOLD
+            return raise_to(legal, pot // 2)
         if tier == Made.WEAK_PAIR:
-            if call == 0:
-                return CHECK
-            return legal.passive if call * 3 <= pot else FOLD
+            return CHECK
         if has_draw(hole, view.board):
-            if call == 0:
-                if self.rng.random() < 0.3:  # a semi-bluff now and then
-                    return raise_to(legal, pot // 2)
-                return CHECK
-            odds = call / (pot + call)
-            return legal.passive if odds <= _DRAW_ODDS.get(len(view.board), 0.0) else FOLD
-        if call == 0:
-            if self.rng.random() < self.bluff_rate:
+            if self.rng.random() < 0.3:  # a semi-bluff now and then
                 return raise_to(legal, pot // 2)
             return CHECK
-        return FOLD
+        if self.rng.random() < self.bluff_rate:
+            return raise_to(legal, pot // 2)
+        return CHECK

@@ -25,9 +25,11 @@ from __future__ import annotations
 from typing import Final
 
 from feltro.actions import CHECK, FOLD, Action, Raise
+from feltro.bots import check_or_fold
 from feltro.bots.base import HoleCardBot
 from feltro.bots.reading import (
     Made,
+    answer_bet,
     big_blind,
     chen_score,
     has_draw,
@@ -45,9 +47,6 @@ _OPEN_LATE: Final = 6     # top ~25%
 _CALL_RAISE: Final = 9    # top ~7%
 _THREE_BET: Final = 12    # top ~2%
 _ALL_IN: Final = 14       # top ~1.4%
-
-_DRAW_ODDS: Final = {3: 0.33, 4: 0.19}
-"""Chances of completing a draw with the cards to come: what a call must be paid for."""
 
 _CONTINUATION: Final = 0.6
 """How often the preflop raiser bets a flop it missed."""
@@ -76,7 +75,7 @@ class TagBot(HoleCardBot):
                 limpers = sum(1 for e in view.events if isinstance(e, ActionTaken)
                               and e.street is Street.PREFLOP and e.chips > 0)
                 return raise_to(legal, 3 * bb + limpers * bb)
-            return CHECK if legal.can_check else FOLD
+            return check_or_fold(legal)
         if raises == 1:
             if score >= _THREE_BET:
                 return raise_to(legal, 3 * view.current_bet)
@@ -94,27 +93,20 @@ class TagBot(HoleCardBot):
         if tier >= Made.STRONG:
             target = view.current_bet + 3 * pot // 4 if call == 0 else 3 * view.current_bet
             return raise_to(legal, target)
+        if call > 0:
+            return answer_bet(tier, hole, view, legal)
         if tier == Made.TOP_PAIR:
-            if call == 0:
-                return raise_to(legal, view.current_bet + 2 * pot // 3)
-            return legal.passive if call <= pot else FOLD
+            return raise_to(legal, view.current_bet + 2 * pot // 3)
         if tier == Made.WEAK_PAIR:
-            if call == 0:
-                return CHECK
-            return legal.passive if call * 3 <= pot else FOLD
-        if has_draw(hole, view.board):
-            if call == 0:
-                if self.rng.random() < 0.5:
-                    return raise_to(legal, view.current_bet + pot // 2)
-                return CHECK
-            odds = call / (pot + call)
-            return legal.passive if odds <= _DRAW_ODDS.get(len(view.board), 0.0) else FOLD
-        if call == 0:
-            if _raised_last_preflop(view) and view.street is Street.FLOP and \
-                    self.rng.random() < _CONTINUATION:
-                return raise_to(legal, view.current_bet + 2 * pot // 3)
             return CHECK
-        return FOLD
+        if has_draw(hole, view.board):
+            if self.rng.random() < 0.5:
+                return raise_to(legal, view.current_bet + pot // 2)
+            return CHECK
+        if _raised_last_preflop(view) and view.street is Street.FLOP and \
+                self.rng.random() < _CONTINUATION:
+            return raise_to(legal, view.current_bet + 2 * pot // 3)
+        return CHECK
 
 
 def _preflop_raises(view: SeatView) -> int:

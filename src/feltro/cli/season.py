@@ -10,6 +10,8 @@ language (``season.error.<reason>``), never a traceback.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
@@ -45,13 +47,23 @@ def _fail(error: SeasonError, lang: str) -> typer.Exit:
     return typer.Exit(1)
 
 
-def _find(name: str, lang: str) -> Path:
-    from feltro.season import SeasonError, find_season
+@contextmanager
+def _reported(lang: str) -> Iterator[None]:
+    """A :class:`~feltro.season.SeasonError` raised inside is said in *lang* (exit 1)."""
+    from feltro.season import SeasonError
 
     try:
-        return find_season(seasons_folder(), name)
+        yield
     except SeasonError as error:
         raise _fail(error, lang) from None
+
+
+def _find(name: str, lang: str) -> Path:
+    from feltro.season import find_season
+
+    with _reported(lang):
+        path = find_season(seasons_folder(), name)
+    return path
 
 
 @season_app.callback(invoke_without_command=True)
@@ -79,15 +91,13 @@ def new(
 ) -> None:
     """Start a season for a group of players."""
     from feltro.i18n import t
-    from feltro.season import DEFAULT_POINTS, Season, SeasonError, new_season, parse_points
+    from feltro.season import DEFAULT_POINTS, Season, new_season, parse_points
 
     language = resolve_language(lang)
-    try:
+    with _reported(language):
         table = DEFAULT_POINTS if points is None else parse_points(points)
         group = tuple(p.strip() for p in players.split(",") if p.strip())
         book = new_season(seasons_folder(), Season(name, group, table))
-    except SeasonError as error:
-        raise _fail(error, language) from None
     typer.echo(t("season.created", language, name=book.season.name,
                  players=", ".join(book.season.players)))
 
@@ -101,14 +111,12 @@ def show(
     lang: Annotated[str | None, typer.Option(help=LANG_HELP)] = None,
 ) -> None:
     """The standings, a chart of the points and the series of a season."""
-    from feltro.season import SeasonError, read_season
+    from feltro.season import read_season
     from feltro.tui.seasonview import print_season
 
     language = resolve_language(lang)
-    try:
+    with _reported(language):
         book = read_season(_find(name, language))
-    except SeasonError as error:
-        raise _fail(error, language) from None
     if csv is None:
         print_season(book, language)
     else:
@@ -143,16 +151,14 @@ def add(
 ) -> None:
     """Add finished series of the terminal game (a server's tables join on the season's page)."""
     from feltro.i18n import t
-    from feltro.season import SeasonError, add_night
+    from feltro.season import add_night
 
     language = resolve_language(lang)
     path = _find(name, language)
     for key in series:
-        try:
+        with _reported(language):
             night = terminal_night(_series_folder(key), key)
             book = add_night(path, night)
-        except SeasonError as error:
-            raise _fail(error, language) from None
         typer.echo(t("season.added", language, series=night.label, name=book.season.name))
 
 
@@ -218,7 +224,7 @@ def remove(
 
     language = resolve_language(lang)
     path = _find(name, language)
-    try:
+    with _reported(language):
         book = read_season(path)
         nights = book.nights
         chosen = (nights[int(series) - 1] if series.isdigit() and 1 <= int(series) <= len(nights)
@@ -227,8 +233,6 @@ def remove(
             raise SeasonError("no-night", f"{series} is not in the season", series=series,
                               season=book.season.name)
         book = remove_night(path, chosen.key)
-    except SeasonError as error:
-        raise _fail(error, language) from None
     typer.echo(t("season.removed", language, series=chosen.label, name=book.season.name))
 
 
@@ -240,13 +244,11 @@ def player(
 ) -> None:
     """Add a player to a season's group (the series they already played count at once)."""
     from feltro.i18n import t
-    from feltro.season import SeasonError, add_player
+    from feltro.season import add_player
 
     language = resolve_language(lang)
-    try:
+    with _reported(language):
         book = add_player(_find(name, language), player_name)
-    except SeasonError as error:
-        raise _fail(error, language) from None
     typer.echo(t("season.player_added", language, player=book.season.players[-1],
                  name=book.season.name))
 
@@ -259,13 +261,11 @@ def points_command(
 ) -> None:
     """Change a season's points per place (every series is scored again)."""
     from feltro.i18n import t
-    from feltro.season import SeasonError, set_points
+    from feltro.season import set_points
 
     language = resolve_language(lang)
-    try:
+    with _reported(language):
         book = set_points(_find(name, language), points)
-    except SeasonError as error:
-        raise _fail(error, language) from None
     typer.echo(t("season.points_set", language, name=book.season.name,
                  points=", ".join(map(str, book.season.points))))
 

@@ -11,6 +11,7 @@ nothing.
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
+from dataclasses import dataclass, field
 
 import numpy as np
 import numpy.typing as npt
@@ -50,6 +51,7 @@ class ActionLog:
         return self.actions[row, :self.lengths[row]].copy()
 
 
+@dataclass(eq=False, repr=False)
 class FinishedHand(Mapping[str, object]):
     """A finished hand of the batched engine: ``{"phh": [text]}``, written when read.
 
@@ -57,15 +59,16 @@ class FinishedHand(Mapping[str, object]):
         the array engine's (a bug in one of them).
     """
 
-    def __init__(self, config: EnvConfig, agents: Ints, deck: Ints, actions: Ints,
-                 final_stacks: Ints, writer: HandTextWriter) -> None:
-        self._config = config
-        self._agents = agents
-        self._deck = deck
-        self._actions = actions
-        self._final = final_stacks
-        self._writer = writer
-        self._phh: list[str] | None = None
+    config: EnvConfig
+    agents: Ints
+    """The agent at each position."""
+    deck: Ints
+    actions: Ints
+    """The hand's actions, coded as :class:`ActionLog` codes them."""
+    final_stacks: Ints
+    """The array engine's stacks at the end, by position."""
+    writer: HandTextWriter
+    _phh: list[str] | None = field(default=None, init=False)
 
     def __getitem__(self, key: str) -> object:
         if key != "phh":
@@ -82,9 +85,9 @@ class FinishedHand(Mapping[str, object]):
 
     def hand(self) -> Hand:
         """The hand replayed through the hand engine."""
-        order = tuple(self._agents.tolist())
-        hand = Hand.start(self._config.hand_config(order), self._deck.tolist())
-        for code in self._actions.tolist():
+        order = tuple(self.agents.tolist())
+        hand = Hand.start(self.config.hand_config(order), self.deck.tolist())
+        for code in self.actions.tolist():
             action: Action = FOLD if code < 0 else CALL if code == 0 else Raise(code)
             hand.apply(action)
         return hand
@@ -92,8 +95,8 @@ class FinishedHand(Mapping[str, object]):
     def text(self) -> str:
         """The PHH text (seats are the agents' numbers plus one)."""
         hand = self.hand()
-        final = self._final.tolist()
+        final = self.final_stacks.tolist()
         if not hand.is_over or list(hand.result().stacks) != final:
             raise RuntimeError(f"the array engine ended the hand with {final}, the hand "
                                f"engine with {list(hand.stacks)}")
-        return self._writer.text(hand, tuple(a + 1 for a in self._agents.tolist()))
+        return self.writer.text(hand, tuple(a + 1 for a in self.agents.tolist()))

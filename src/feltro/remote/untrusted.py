@@ -17,6 +17,8 @@ import json
 import unicodedata
 from typing import Any, Final
 
+from feltro.jsondepth import nesting_depth
+
 __all__ = ["MAX_DEPTH", "MalformedFrameError", "clean", "parse_frame", "scripts_of"]
 
 MAX_DEPTH: Final = 32
@@ -65,28 +67,6 @@ def scripts_of(name: str) -> set[str]:
     return scripts
 
 
-def _depth(text: str) -> int:
-    """The deepest nesting of brackets in *text* outside strings (before parsing it)."""
-    depth = deepest = 0
-    in_string = escaped = False
-    for ch in text:
-        if in_string:
-            if escaped:
-                escaped = False
-            elif ch == "\\":
-                escaped = True
-            elif ch == '"':
-                in_string = False
-        elif ch == '"':
-            in_string = True
-        elif ch in "[{":
-            depth += 1
-            deepest = max(deepest, depth)
-        elif ch in "]}":
-            depth -= 1
-    return deepest
-
-
 def _cleaned(value: Any) -> Any:
     if isinstance(value, str):
         return clean(value)
@@ -106,7 +86,7 @@ def parse_frame(text: str | bytes) -> dict[str, Any]:
         raise MalformedFrameError("a binary frame")
     if len(text) > MAX_FRAME_CHARS:
         raise MalformedFrameError("a frame too long")
-    if _depth(text) > MAX_DEPTH:
+    if nesting_depth(text) > MAX_DEPTH:
         raise MalformedFrameError("a frame nested too deep")
     try:
         frame = json.loads(text)

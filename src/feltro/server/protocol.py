@@ -26,6 +26,7 @@ from pydantic import (
 from feltro.actions import CALL, CHECK, FOLD, Action, Raise
 from feltro.errors import Refusal
 from feltro.i18n import LANGUAGES
+from feltro.jsondepth import nesting_depth
 from feltro.playernames import clean_name, name_key
 
 __all__ = [
@@ -468,24 +469,7 @@ def json_depth(text: str | bytes) -> int:
     raw = text.encode("utf-8", "surrogatepass") if isinstance(text, str) else text
     if raw.count(b"[") + raw.count(b"{") <= MAX_JSON_DEPTH:
         return raw.count(b"[") + raw.count(b"{")
-    depth = deepest = 0
-    in_string = escaped = False
-    for byte in raw:
-        if in_string:
-            if escaped:
-                escaped = False
-            elif byte == 0x5C:  # backslash
-                escaped = True
-            elif byte == 0x22:  # quote
-                in_string = False
-        elif byte == 0x22:
-            in_string = True
-        elif byte in (0x5B, 0x7B):  # [ {
-            depth += 1
-            deepest = max(deepest, depth)
-        elif byte in (0x5D, 0x7D):  # ] }
-            depth -= 1
-    return deepest
+    return nesting_depth(raw)
 
 
 def guess_ref(text: str | bytes) -> str | None:
