@@ -1,13 +1,14 @@
 """Shared by the tests that play the terminal game or run the ``feltro`` command: playing a
-session's hands as a patient person would, running the CLI as the console script does, and
-patching the full-screen game out."""
+session's hands as a patient person would, running the CLI as the console script does,
+patching the full-screen game out, and keeping a server process up for the length of a test."""
 
 from __future__ import annotations
 
+import contextlib
 import time
-from collections.abc import Callable, Collection, Mapping
+from collections.abc import Callable, Collection, Iterator, Mapping
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol, TypeVar
 
 import pytest
 
@@ -18,6 +19,27 @@ from feltro.hand import Hand
 from feltro.seating import Seating
 from feltro.series import Series
 from feltro.session import Session
+
+
+class Process(Protocol):
+    """Something started and stopped: a ``feltro serve`` process of the server or web tests."""
+
+    def start(self) -> None: ...
+
+    def stop(self) -> None: ...
+
+
+P = TypeVar("P", bound=Process)
+
+
+@contextlib.contextmanager
+def running(process: P) -> Iterator[P]:
+    """*process* started, and stopped again however the block ends."""
+    process.start()
+    try:
+        yield process
+    finally:
+        process.stop()
 
 
 def finish_hand(session: Session) -> None:

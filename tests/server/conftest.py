@@ -4,10 +4,12 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
 
 import pytest
+from realserver import ServerProcess
 from srvkit import Harness, harness_at
+
+from playkit import running
 
 
 @pytest.fixture
@@ -25,13 +27,7 @@ def limited(tmp_path: Path) -> Iterator[Harness]:
 
 
 @pytest.fixture
-def live(tmp_path: Path) -> Iterator[Any]:
+def live(tmp_path: Path) -> Iterator[ServerProcess]:
     """A real ``feltro serve`` process (its own port and data folder) for one test."""
-    from realserver import ServerProcess
-
-    server = ServerProcess(tmp_path / "data")
-    server.start()
-    try:
+    with running(ServerProcess(tmp_path / "data")) as server:
         yield server
-    finally:
-        server.stop()
