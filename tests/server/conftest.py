@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -31,3 +32,12 @@ def live(tmp_path: Path) -> Iterator[ServerProcess]:
     """A real ``feltro serve`` process (its own port and data folder) for one test."""
     with running(ServerProcess(tmp_path / "data")) as server:
         yield server
+
+
+@pytest.fixture
+def closing() -> Iterator[contextlib.ExitStack]:
+    """What a test opens (phones, clients, terminals, processes), closed when it ends, passed
+    or not, the last opened first. Asked for after ``live``, it closes them before the server
+    stops."""
+    with contextlib.ExitStack() as stack:
+        yield stack
