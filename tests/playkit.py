@@ -1,6 +1,7 @@
-"""Shared by the tests that play the terminal game or run the ``feltro`` command: playing a
-session's hands as a patient person would, running the CLI as the console script does,
-patching the full-screen game out, and keeping a server process up for the length of a test."""
+"""Shared by the tests that play hands, the terminal game or run the ``feltro`` command:
+typed actions one after the other, a session's hands played as a patient person would, the CLI
+run as the console script does, the full-screen game patched out, and a server process kept up
+for the length of a test."""
 
 from __future__ import annotations
 
@@ -19,6 +20,12 @@ from feltro.hand import Hand
 from feltro.seating import Seating
 from feltro.series import Series
 from feltro.session import Session
+
+
+def play(hand: Hand, *actions: str | Action) -> None:
+    """Apply *actions* (typed as "c", "x", "r 10", "f"... or as actions) one after the other."""
+    for action in actions:
+        hand.apply(action)
 
 
 class Process(Protocol):

@@ -10,6 +10,7 @@ from feltro.config import Structure
 from feltro.errors import IllegalActionError
 from feltro.events import Street
 from feltro.hand import Hand, HandConfig
+from playkit import play
 
 FL = Structure.FIXED_LIMIT
 PL = Structure.POT_LIMIT
@@ -18,11 +19,6 @@ PL = Structure.POT_LIMIT
 def start(stacks: list[int], structure: Structure, **kwargs: int) -> Hand:
     config = HandConfig.standard(stacks, structure=structure, **kwargs)  # type: ignore[arg-type]
     return Hand.start(config, Deck.standard())
-
-
-def play(hand: Hand, *actions: str) -> None:
-    for action in actions:
-        hand.apply(action)
 
 
 def bounds(hand: Hand) -> tuple[int | None, int | None]:

@@ -17,17 +17,13 @@ from feltro.events import (
     Street,
 )
 from feltro.hand import Hand, HandConfig
+from playkit import play
 
 
 def dealt(holes: list[str], board: str, stacks: list[int] | None = None, **kwargs: object
           ) -> Hand:
     config = HandConfig.standard(stacks or [200] * len(holes))
     return Hand.start(config, Deck.for_deal(holes, board), **kwargs)  # type: ignore[arg-type]
-
-
-def play(hand: Hand, *actions: str) -> None:
-    for action in actions:
-        hand.apply(action)
 
 
 def shows(hand: Hand) -> list[int]:
