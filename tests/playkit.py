@@ -16,6 +16,7 @@ import pytest
 from feltro.actions import Action
 from feltro.bots import Bot, checked_action
 from feltro.cli import main
+from feltro.errors import IllegalActionError
 from feltro.hand import Hand
 from feltro.seating import Seating
 from feltro.series import Series
@@ -26,6 +27,14 @@ def play(hand: Hand, *actions: str | Action) -> None:
     """Apply *actions* (typed as "c", "x", "r 10", "f"... or as actions) one after the other."""
     for action in actions:
         hand.apply(action)
+
+
+def refused_by(rule: str, attempt: Callable[..., object], *args: object) -> IllegalActionError:
+    """``attempt(*args)`` (an action, a deal, a show...) is refused citing *rule*: the error."""
+    with pytest.raises(IllegalActionError) as info:
+        attempt(*args)
+    assert info.value.rule == rule, str(info.value)
+    return info.value
 
 
 class Process(Protocol):
