@@ -6,20 +6,21 @@ for the length of a test."""
 from __future__ import annotations
 
 import contextlib
+import random
 import time
-from collections.abc import Callable, Collection, Iterator, Mapping
+from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any, Protocol, TypeVar
 
 import pytest
 
 from feltro.actions import Action
-from feltro.bots import Bot, checked_action
+from feltro.bots import Bot, checked_action, make_bot
 from feltro.cli import main
 from feltro.errors import IllegalActionError
 from feltro.hand import Hand
 from feltro.seating import Seating
-from feltro.series import Series
+from feltro.series import Series, SeriesConfig
 from feltro.session import Session
 
 
@@ -147,6 +148,33 @@ def play_bot_series(series: Series, bots: Mapping[int, Bot],
             assert answer in hand.legal, (bot.name, answer, hand.legal)
         series.act(answer)
     return decisions, slowest
+
+
+def bot_series(kinds: Sequence[str], seed: int, checked: Collection[str],
+               make: Callable[[str, random.Random], Bot] = make_bot,
+               **config: Any) -> tuple[int, float, Series]:
+    """A series of bots of *kinds* (``make(kind, rng)``, one ``Random(seed)`` for all) with
+    *config* (``max_hands``, ``starting_stack``...) played out by :func:`play_bot_series`: the
+    answers checked, the slowest of them (s) and the series."""
+    series = Series(SeriesConfig.with_players(len(kinds), **config), seed)
+    rng = random.Random(seed)
+    bots = {seat: make(kinds[i], rng) for i, seat in enumerate(series.config.players)}
+    decisions, slowest = play_bot_series(series, bots, checked)
+    return decisions, slowest, series
+
+
+def assert_legal_and_quick(mixes: Sequence[Sequence[str]], checked: Collection[str],
+                           least: int, **options: Any) -> None:
+    """A :func:`bot_series` of each of *mixes* (seeded 0, 1...): at least *least* answers of
+    the *checked* kinds, every one legal, none slower than 200 ms of this thread's CPU."""
+    total = 0
+    slowest = 0.0
+    for seed, kinds in enumerate(mixes):
+        decisions, worst, _series = bot_series(kinds, seed, checked, **options)
+        total += decisions
+        slowest = max(slowest, worst)
+    assert total >= least
+    assert slowest < 0.2, f"slowest decision {slowest * 1000:.0f} ms"
 
 
 def bots_play_hand(hand: Hand, seating: Seating, bot_of: Callable[[int], Bot],
