@@ -12,7 +12,8 @@ from browserkit import Frames, Server, new_context, pump, record_frames, wait_un
 if TYPE_CHECKING:  # imported only for types: collecting this module needs no Playwright
     from playwright.sync_api import Browser, BrowserContext, Page
 
-__all__ = ["Phone", "host_page", "join", "play_turn", "seat_players", "start_game"]
+__all__ = ["Phone", "host_page", "join", "play_turn", "seat_players", "start_game",
+           "table_screen"]
 
 
 @dataclass
@@ -46,6 +47,16 @@ def host_page(browser: Browser, server: Server, table: dict[str, Any], *, phone:
     page.goto(f"{server.url}/host/{table['table_id']}#{table['host_token']}")
     page.wait_for_selector("#net[data-status='online']")
     return page, frames, errors
+
+
+def table_screen(browser: Browser, server: Server, table: dict[str, Any],
+                 **options: Any) -> Page:
+    """The table's screen (the TV) on a laptop of its own, once online; *options* for its
+    browser context (a ``viewport``...)."""
+    page = new_context(browser, phone=False, **options).new_page()
+    page.goto(f"{server.url}/table/{table['table_id']}")
+    page.wait_for_selector("#net[data-status='online']")
+    return page
 
 
 def join(browser: Browser, server: Server, table: dict[str, Any], name: str, *,
