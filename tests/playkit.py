@@ -1,23 +1,62 @@
-"""Shared by the tests that play the terminal game or run the ``feltro`` command: playing a
-session's hands as a patient person would, running the CLI as the console script does, and
-patching the full-screen game out."""
+"""Shared by the tests that play hands, the terminal game or run the ``feltro`` command:
+typed actions one after the other, a session's hands played as a patient person would, the CLI
+run as the console script does, the full-screen game patched out, and a server process kept up
+for the length of a test."""
 
 from __future__ import annotations
 
+import contextlib
+import random
 import time
-from collections.abc import Callable, Collection, Mapping
+from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol, TypeVar
 
 import pytest
 
 from feltro.actions import Action
-from feltro.bots import Bot, checked_action
+from feltro.bots import Bot, checked_action, make_bot
 from feltro.cli import main
+from feltro.errors import IllegalActionError
 from feltro.hand import Hand
 from feltro.seating import Seating
-from feltro.series import Series
+from feltro.series import Series, SeriesConfig
 from feltro.session import Session
+
+
+def play(hand: Hand, *actions: str | Action) -> None:
+    """Apply *actions* (typed as "c", "x", "r 10", "f"... or as actions) one after the other."""
+    for action in actions:
+        hand.apply(action)
+
+
+def refused_by(rule: str, attempt: Callable[..., object], *args: object) -> IllegalActionError:
+    """``attempt(*args)`` (an action, a deal, a show...) is refused citing *rule*: the error."""
+    with pytest.raises(IllegalActionError) as info:
+        attempt(*args)
+    assert info.value.rule == rule, str(info.value)
+    return info.value
+
+
+class Process(Protocol):
+    """Something started and stopped: a ``feltro serve`` process of the server or web tests."""
+
+    def start(self) -> None: ...
+
+    def stop(self) -> None: ...
+
+
+P = TypeVar("P", bound=Process)
+
+
+@contextlib.contextmanager
+def running(process: P) -> Iterator[P]:
+    """*process* started, and stopped again however the block ends."""
+    process.start()
+    try:
+        yield process
+    finally:
+        process.stop()
 
 
 def finish_hand(session: Session) -> None:
@@ -109,6 +148,33 @@ def play_bot_series(series: Series, bots: Mapping[int, Bot],
             assert answer in hand.legal, (bot.name, answer, hand.legal)
         series.act(answer)
     return decisions, slowest
+
+
+def bot_series(kinds: Sequence[str], seed: int, checked: Collection[str],
+               make: Callable[[str, random.Random], Bot] = make_bot,
+               **config: Any) -> tuple[int, float, Series]:
+    """A series of bots of *kinds* (``make(kind, rng)``, one ``Random(seed)`` for all) with
+    *config* (``max_hands``, ``starting_stack``...) played out by :func:`play_bot_series`: the
+    answers checked, the slowest of them (s) and the series."""
+    series = Series(SeriesConfig.with_players(len(kinds), **config), seed)
+    rng = random.Random(seed)
+    bots = {seat: make(kinds[i], rng) for i, seat in enumerate(series.config.players)}
+    decisions, slowest = play_bot_series(series, bots, checked)
+    return decisions, slowest, series
+
+
+def assert_legal_and_quick(mixes: Sequence[Sequence[str]], checked: Collection[str],
+                           least: int, **options: Any) -> None:
+    """A :func:`bot_series` of each of *mixes* (seeded 0, 1...): at least *least* answers of
+    the *checked* kinds, every one legal, none slower than 200 ms of this thread's CPU."""
+    total = 0
+    slowest = 0.0
+    for seed, kinds in enumerate(mixes):
+        decisions, worst, _series = bot_series(kinds, seed, checked, **options)
+        total += decisions
+        slowest = max(slowest, worst)
+    assert total >= least
+    assert slowest < 0.2, f"slowest decision {slowest * 1000:.0f} ms"
 
 
 def bots_play_hand(hand: Hand, seating: Seating, bot_of: Callable[[int], Bot],

@@ -6,28 +6,16 @@ import random
 
 from feltro.actions import Raise
 from feltro.arena import MatchConfig, play_deals, summarise
-from feltro.bots import Bot, make_bot
+from feltro.bots import make_bot
 from feltro.cards import Deck
 from feltro.hand import Hand, HandConfig
-from feltro.series import Series, SeriesConfig
-from playkit import play_bot_series
+from playkit import assert_legal_and_quick
 
 
 def test_expert_is_always_legal_and_acts_within_200_ms() -> None:
-    decisions = 0
-    slowest = 0.0
-    for seed, kinds in enumerate([["expert"] * 10, ["expert", "random", "rules", "station"],
-                                  ["expert", "expert"], ["expert", "montecarlo", "tight"]]):
-        series = Series(SeriesConfig.with_players(len(kinds), max_hands=25,
-                                                  starting_stack=60), seed)
-        rng = random.Random(seed)
-        bots: dict[int, Bot] = {seat: make_bot(kinds[i], rng)
-                                for i, seat in enumerate(series.config.players)}
-        checked, slowest_here = play_bot_series(series, bots, ["expert"])
-        decisions += checked
-        slowest = max(slowest, slowest_here)
-    assert decisions >= 300
-    assert slowest < 0.2, f"slowest decision {slowest * 1000:.0f} ms"
+    assert_legal_and_quick([["expert"] * 10, ["expert", "random", "rules", "station"],
+                            ["expert", "expert"], ["expert", "montecarlo", "tight"]],
+                           ["expert"], 300, max_hands=25, starting_stack=60)
 
 
 def test_expert_is_reproducible_from_its_rng() -> None:

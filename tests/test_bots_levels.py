@@ -9,26 +9,12 @@ from collections import Counter
 import pytest
 
 from feltro.actions import Raise
-from feltro.bots import Bot
 from feltro.bots.levels import ALL_KINDS, DEFAULT_LEVEL, LEVELS, make_level
 from feltro.bots.montecarlo import MonteCarloBot, estimate_equity, opponent_range
 from feltro.bots.reading import Made, chen_score, has_draw, made_hand, range_threshold
 from feltro.cards import Deck, parse_cards
 from feltro.hand import Hand, HandConfig
-from feltro.series import Series, SeriesConfig
-from playkit import play_bot_series
-
-
-def _play(levels: list[str], seed: int, max_hands: int, check: list[str]) -> tuple[
-        int, float, Series]:
-    """Play a series of bots of *levels*; count every answer of the *check* levels (and fail
-    on an illegal one); return decisions, the slowest decision (s), the series."""
-    series = Series(SeriesConfig.with_players(len(levels), max_hands=max_hands), seed)
-    rng = random.Random(seed)
-    bots: dict[int, Bot] = {seat: make_level(levels[i], rng)
-                            for i, seat in enumerate(series.config.players)}
-    decisions, slowest = play_bot_series(series, bots, check)
-    return decisions, slowest, series
+from playkit import assert_legal_and_quick, bot_series
 
 
 @pytest.mark.parametrize("level", ["random", "rules"])
@@ -38,7 +24,7 @@ def test_cheap_levels_are_always_legal_over_thousands_of_decisions(level: str) -
     while total < 3000 and seed < 100:
         n = 2 + seed % 5 * 2  # 2, 4, 6, 8, 10 players
         mix = [level] * (n // 2) + ["random"] * (n - n // 2)
-        decisions, _slowest, series = _play(mix, seed, 150, [level])
+        decisions, _slowest, series = bot_series(mix, seed, [level], make_level, max_hands=150)
         total += decisions
         assert sum(series.stacks.values()) == n * 200
         seed += 1
@@ -48,18 +34,11 @@ def test_cheap_levels_are_always_legal_over_thousands_of_decisions(level: str) -
 def test_montecarlo_is_always_legal_and_acts_within_200_ms() -> None:
     # Measured in this thread's CPU time, so that other jobs on a shared machine do not count;
     # benchmarks/bench_bots.py reports wall-clock latencies.
-    total = 0
-    slowest = 0.0
-    for seed, levels in enumerate([
+    assert_legal_and_quick([
         ["montecarlo"] * 10,                                # nine opponents: the slowest
         ["montecarlo", "random", "rules", "montecarlo", "random", "rules"],
         ["montecarlo", "montecarlo"],
-    ]):
-        decisions, worst, _series = _play(levels, seed, 50, ["montecarlo"])
-        total += decisions
-        slowest = max(slowest, worst)
-    assert total >= 1000
-    assert slowest < 0.2, f"slowest decision {slowest * 1000:.0f} ms"
+    ], ["montecarlo"], 1000, make=make_level, max_hands=50)
 
 
 def test_bots_are_reproducible_from_their_rng() -> None:
@@ -85,7 +64,7 @@ def test_montecarlo_beats_random() -> None:
     chips: Counter[str] = Counter()
     for seed in range(4):
         levels = ["montecarlo", "random"] if seed % 2 else ["random", "montecarlo"]
-        _d, _s, series = _play(levels, 100 + seed, 150, [])
+        _d, _s, series = bot_series(levels, 100 + seed, [], make_level, max_hands=150)
         for i, seat in enumerate(series.config.players):
             chips[levels[i]] += series.stacks[seat]
     assert chips["montecarlo"] > chips["random"]

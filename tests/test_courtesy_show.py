@@ -9,6 +9,8 @@ import pytest
 from feltro.actions import Action
 from feltro.errors import IllegalActionError
 from feltro.events import CardsShown
+from feltro.hand import Hand
+from feltro.seating import Seating
 from feltro.series import Series, SeriesConfig
 from feltro.series_log import SeriesStore
 from feltro.serieshistory import series_hand_record
@@ -19,6 +21,15 @@ CONFIG = SeriesConfig.with_players(3, max_hands=5)
 
 def _session(series: Series) -> Session:
     return Session(MemoryDriver(series), [Player(s, n) for s, n in series.players.items()])
+
+
+def _deal(series: Series) -> tuple[Hand, Seating]:
+    """The next hand of *series* and its seating."""
+    series.next_hand()
+    hand, seating = series.hand, series.seating
+    assert hand is not None
+    assert seating is not None
+    return hand, seating
 
 
 def _fold_to_winner(play: Series | SeriesStore) -> tuple[int, int]:
@@ -57,18 +68,15 @@ def test_winner_uncontested_shows_and_everyone_sees_it_P8() -> None:
 
 def test_show_refused_when_not_allowed_changes_nothing_P8_D11() -> None:
     series = Series(CONFIG, 7)
-    series.next_hand()
-    hand = series.hand
-    assert hand is not None
-    assert series.seating is not None
-    first = series.seating.order[hand.to_act or 0]
+    hand, seating = _deal(series)
+    first = seating.order[hand.to_act or 0]
     session = _session(series)
     with pytest.raises(IllegalActionError) as during:
         session.show(first)
     assert (during.value.rule, during.value.refusal.reason) == ("P8", "betting-not-over")
     while not hand.is_over:
         series.act(Action.parse("f"))
-    order = series.seating.order
+    order = seating.order
     folded = order[hand.folded.index(True)]
     winner = order[hand.folded.index(False)]
     with pytest.raises(IllegalActionError) as by_folded:
@@ -87,13 +95,10 @@ def test_show_refused_when_not_allowed_changes_nothing_P8_D11() -> None:
 
 def test_show_after_a_showdown_is_refused_B5_P8() -> None:
     series = Series(CONFIG, 7)
-    series.next_hand()
-    hand = series.hand
-    assert hand is not None
-    assert series.seating is not None
+    hand, seating = _deal(series)
     while not hand.is_over:
         series.act(hand.legal.passive)
-    at_showdown = [series.seating.order[p] for p in range(hand.players) if not hand.folded[p]]
+    at_showdown = [seating.order[p] for p in range(hand.players) if not hand.folded[p]]
     assert len(at_showdown) >= 2
     events_before = len(hand.events)
     for seat in at_showdown:

@@ -19,6 +19,7 @@ from feltro.events import (
     UncalledReturned,
 )
 from feltro.hand import Hand, HandConfig
+from playkit import play
 
 # A deck in id order: card k of the deck is Card(k), so deal positions are easy to check.
 ORDERED = Deck.standard()
@@ -26,11 +27,6 @@ ORDERED = Deck.standard()
 
 def start(stacks: list[int], **kwargs: int) -> Hand:
     return Hand.start(HandConfig.standard(stacks, **kwargs), ORDERED)
-
-
-def play(hand: Hand, *actions: str) -> None:
-    for action in actions:
-        hand.apply(action)
 
 
 def refused(hand: Hand, action: str | Raise | Check | Call | Fold, rule: str,

@@ -9,6 +9,7 @@ from __future__ import annotations
 from feltro.cards import Deck
 from feltro.events import Street, UncalledReturned
 from feltro.hand import Hand, HandConfig
+from playkit import play
 
 
 def no_blinds(stacks: list[int], holes: list[str], board: str) -> Hand:
@@ -16,11 +17,6 @@ def no_blinds(stacks: list[int], holes: list[str], board: str) -> Hand:
     n = len(stacks)
     config = HandConfig(stacks=tuple(stacks), blinds=(0,) * n, big_blind=2)
     return Hand.start(config, Deck.for_deal(holes, board))
-
-
-def play(hand: Hand, *actions: str) -> None:
-    for action in actions:
-        hand.apply(action)
 
 
 # ---------------------------------------------------------------- X2

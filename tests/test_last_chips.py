@@ -23,6 +23,7 @@ from feltro.env import EnvConfig
 from feltro.env.batch import BatchTables
 from feltro.errors import IllegalActionError
 from feltro.hand import Hand
+from playkit import play
 
 AA, KK, QQ = "AsAh", "KsKh", "QsQh"
 BOARD = "2c 5d 8h 9c Jd"
@@ -30,11 +31,6 @@ BOARD = "2c 5d 8h 9c Jd"
 
 def start(stacks: list[int], holes: list[str], **kwargs: Any) -> Hand:
     return Hand.start(HandConfig.standard(stacks, **kwargs), Deck.for_deal(holes, BOARD))
-
-
-def play(hand: Hand, *actions: str) -> None:
-    for action in actions:
-        hand.apply(action)
 
 
 def test_a_fold_leaves_the_last_player_with_chips_unasked__B5_P1() -> None:

@@ -44,6 +44,7 @@ from dataclasses import dataclass, field
 
 from pokerkit import Automation, HoleCardsShowingOrMucking, NoLimitTexasHoldem, State
 
+import pokerkit_oracle
 from feltro.actions import CALL, FOLD, Action, Fold, Raise
 from feltro.cards import Deck
 from feltro.config import HandConfig
@@ -61,11 +62,7 @@ HANDS = 2000
 MIN_COMPARED = 1500
 
 AUTOMATIONS = (
-    Automation.ANTE_POSTING,
-    Automation.BET_COLLECTION,
-    Automation.BLIND_OR_STRADDLE_POSTING,
-    Automation.CARD_BURNING,
-    Automation.HOLE_CARDS_SHOWING_OR_MUCKING,
+    *pokerkit_oracle.AUTOMATIONS,  # posts, burns, collects and shows
     Automation.HAND_KILLING,
     Automation.CHIPS_PUSHING,
     Automation.CHIPS_PULLING,

@@ -16,6 +16,7 @@ from feltro.errors import IllegalActionError, Refusal
 from feltro.hand import Hand
 from feltro.series import Series, SeriesConfig
 from feltro.session import MemoryDriver, Player, Session
+from playkit import play
 
 DEAL = Deck.for_deal(["AsAh", "KdKc", "7c2d"], "Ad Kh 2c 9s 3h")
 
@@ -42,25 +43,21 @@ def _manual_at_flop() -> Hand:
     hand.deal_hole(0, "AsAh")
     hand.deal_hole(1, "KdKc")
     hand.deal_hole(2, "7c2d")
-    for action in ("c", "c", "x"):
-        hand.apply(action)
+    play(hand, "c", "c", "x")
     return hand
 
 
 def _at_showdown() -> Hand:
     """Betting over on the river, waiting for shows (no automatic showdown)."""
     hand = Hand.start(HandConfig.standard([200, 200, 200]), DEAL, auto_showdown=False)
-    for action in ("c", "c", "x") + ("x", "x", "x") * 3:
-        hand.apply(action)
+    play(hand, "c", "c", "x", *("x", "x", "x") * 3)
     return hand
 
 
 def _runout() -> Hand:
     """Everybody but one all-in preflop: every live hand is shown (P2)."""
     hand = Hand.start(HandConfig.standard([50, 50, 200]), DEAL, auto_showdown=False)
-    hand.apply("r 50")
-    hand.apply("c")
-    hand.apply("c")
+    play(hand, "r 50", "c", "c")
     return hand
 
 
@@ -69,17 +66,13 @@ def _all_in_at_river() -> Hand:
     hand = _manual((50, 50))
     hand.deal_hole(0, "AsAh")
     hand.deal_hole(1, "KdKc")
-    hand.apply("c")
-    hand.apply("x")
+    play(hand, "c", "x")
     hand.deal_board("Ad Kh 2c")
-    hand.apply("x")
-    hand.apply("x")
+    play(hand, "x", "x")
     hand.deal_board("9s")
-    hand.apply("x")
-    hand.apply("x")
+    play(hand, "x", "x")
     hand.deal_board("3h")
-    hand.apply("r 48")
-    hand.apply("c")
+    play(hand, "r 48", "c")
     return hand
 
 
@@ -87,15 +80,13 @@ def _short_all_in() -> Hand:
     """p1 bets 10, p2 calls, p3 all-in to 13 (short), p4 calls: p1 may not re-raise (B8)."""
     config = HandConfig.standard([200, 200, 15, 200])
     hand = Hand.start(config, Deck.for_deal(["AsAh", "KsKh", "QsQh", "JsJh"], "2c 7d 9h 3s 4d"))
-    for action in ("c", "c", "c", "x", "r 10", "c", "r 13", "c"):
-        hand.apply(action)
+    play(hand, "c", "c", "c", "x", "r 10", "c", "r 13", "c")
     return hand
 
 
 def _capped() -> Hand:
     hand = _dealt(structure=Structure.FIXED_LIMIT)
-    for action in ("r 4", "r 6", "r 8"):
-        hand.apply(action)
+    play(hand, "r 4", "r 6", "r 8")
     return hand
 
 
@@ -182,18 +173,14 @@ def _nobody_can_call() -> None:
 
 def _folded_out() -> Hand:
     hand = _dealt()
-    hand.apply(FOLD)
-    hand.apply(FOLD)
+    play(hand, FOLD, FOLD)
     assert hand.is_over
     return hand
 
 
 def _manual_folded_out() -> Hand:
-    hand = _manual_at_flop()
-    hand.deal_board("Ad Kh 2c")
-    hand.apply("r 10")
-    hand.apply(FOLD)
-    hand.apply(FOLD)
+    hand = _manual_at_flop_dealt()
+    play(hand, "r 10", FOLD, FOLD)
     assert hand.is_over
     return hand
 
@@ -216,8 +203,7 @@ def _manual_river_checked() -> Hand:
 
 def _at_showdown_one_folded() -> Hand:
     hand = Hand.start(HandConfig.standard([200, 200, 200]), DEAL, auto_showdown=False)
-    for action in ("c", "c", "x", "x", "r 2", "c", "f", "x", "x", "x", "x"):
-        hand.apply(action)
+    play(hand, "c", "c", "x", "x", "r 2", "c", "f", "x", "x", "x", "x")
     assert hand.folded[0]
     return hand
 

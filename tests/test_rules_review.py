@@ -23,6 +23,7 @@ from feltro.hand import Hand
 from feltro.history import loads, replay
 from feltro.history.replay import ReplayError
 from feltro.pots import split_pot
+from playkit import play
 
 # A board that pairs nothing below and makes no straight or flush with the pairs used here:
 # with it AA > KK > QQ > TT > 88 > 66 (pocket pairs, none on the board).
@@ -41,11 +42,6 @@ def start(holes: list[str], stacks: list[int], board: str = BOARD, **kwargs: obj
 def start_config(config: HandConfig, holes: list[str], board: str = BOARD,
                  **kwargs: object) -> Hand:
     return Hand.start(config, Deck.for_deal(holes, board), **kwargs)  # type: ignore[arg-type]
-
-
-def play(hand: Hand, *actions: str) -> None:
-    for action in actions:
-        hand.apply(action)
 
 
 def refused(hand: Hand, action: str | Raise | Check | Call | Fold, rule: str) -> None:

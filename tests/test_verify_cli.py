@@ -3,7 +3,6 @@
 
 from __future__ import annotations
 
-import dataclasses
 import json
 import re
 from pathlib import Path
@@ -36,20 +35,6 @@ def _verify(path: Path, *extra: str) -> tuple[int, str]:
     return result.exit_code, result.output
 
 
-_DEAL = re.compile(r"^d dh p(\d+) (\S+)$")
-
-
-def _redacted(record: HandRecord, position: int) -> HandRecord:
-    """*record* with every hole card but *position*'s hidden, as a player's download."""
-    lines = []
-    for line in record.actions:
-        match = _DEAL.match(line)
-        if match and int(match.group(1)) - 1 != position:
-            line = f"d dh p{match.group(1)} ??"
-        lines.append(line)
-    return dataclasses.replace(record, actions=tuple(lines))
-
-
 def download(dealer: FairDealer, series: Series, seat: int, *, reveal: bool,
              skip: tuple[int, ...] = ()) -> str:
     """The ``.phhs`` download of *seat*: its hands, redacted, with the ``_fair`` field."""
@@ -60,9 +45,10 @@ def download(dealer: FairDealer, series: Series, seat: int, *, reveal: bool,
         position = summary.seating.position_of(seat)
         players = len(summary.seating.order)
         seating = summary.seating
-        record = _redacted(seated_record(summary.hand, seating.order, seating.button,
-                                         series.config.players, hand_number=summary.number,
-                                         seat_count=series.config.seat_count), position)
+        record = seated_record(summary.hand, seating.order, seating.button,
+                               series.config.players, hand_number=summary.number,
+                               seat_count=series.config.seat_count,
+                               visible_to=position)  # every other hole card "??"
         salts = dealer.seen_salts(summary.number, players, position, len(summary.hand.board))
         records[f"hand-{summary.number}"] = with_fair_fields(
             record, dealer.proof(summary.number, reveal=reveal), dealer.table, salts)

@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
 
 import pytest
+from realserver import ServerProcess
 from srvkit import Harness, harness_at
+
+from playkit import running
 
 
 @pytest.fixture
@@ -25,13 +28,16 @@ def limited(tmp_path: Path) -> Iterator[Harness]:
 
 
 @pytest.fixture
-def live(tmp_path: Path) -> Iterator[Any]:
+def live(tmp_path: Path) -> Iterator[ServerProcess]:
     """A real ``feltro serve`` process (its own port and data folder) for one test."""
-    from realserver import ServerProcess
-
-    server = ServerProcess(tmp_path / "data")
-    server.start()
-    try:
+    with running(ServerProcess(tmp_path / "data")) as server:
         yield server
-    finally:
-        server.stop()
+
+
+@pytest.fixture
+def closing() -> Iterator[contextlib.ExitStack]:
+    """What a test opens (phones, clients, terminals, processes), closed when it ends, passed
+    or not, the last opened first. Asked for after ``live``, it closes them before the server
+    stops."""
+    with contextlib.ExitStack() as stack:
+        yield stack

@@ -276,6 +276,31 @@ class Terminal:
     def text(self) -> str:
         return self.output.decode("utf-8", errors="replace")
 
+    def play_series(self, key: bytes, play: Callable[[], Frame]) -> Frame:
+        """Press *key* (the person's check or call) while *play* plays the other seats to the
+        end of the series, then Enter until the results screen closes and the command exits
+        with 0: *play*'s last host state. What the terminal showed is the failure's message."""
+        stop = threading.Event()
+
+        def press_keys() -> None:
+            while not stop.is_set() and self.process.poll() is None:
+                self.type(key)
+                time.sleep(0.15)
+
+        threading.Thread(target=press_keys, daemon=True).start()
+        try:
+            final = play()
+        except TimeoutError:
+            raise AssertionError(f"the terminal showed: {self.text()[-3000:]}") from None
+        finally:
+            stop.set()
+        deadline = time.monotonic() + 30  # Enter closes the results screen once it is up
+        while self.process.poll() is None and time.monotonic() < deadline:
+            self.type(b"\r")
+            time.sleep(0.3)
+        assert self.process.wait(20) == 0, self.text()[-2000:]
+        return final
+
     def close(self) -> None:
         if self.process.poll() is None:
             self.process.kill()

@@ -58,6 +58,21 @@ class Harness:
         self.phones.append(phone)
         return phone
 
+    def host_table(self, **settings: Any) -> tuple[dict[str, Any], Phone]:
+        """A new table (:meth:`create_table`) and its host's phone, said hello as the host."""
+        created = self.create_table(**settings)
+        host = self.phone(created["table_id"])
+        host.hello("host", created["host_token"])
+        return created, host
+
+    def ask_seat(self, table_id: str, name: str, ref: str = "join") -> tuple[Phone, Frame]:
+        """A visitor's phone that asks for a seat as *name*: the phone and the server's first
+        answer to the request (pending, or accepted at once for the host)."""
+        phone = self.phone(table_id)
+        phone.hello()
+        phone.send(type="join", name=name, id=ref)
+        return phone, phone.until_type("seat_request")
+
     def game(self, table_id: str) -> Any:
         """The server's :class:`~feltro.server.live_table.LiveTable` (to read the truth in
         tests)."""
@@ -205,16 +220,10 @@ def seat_table(h: Harness, humans: list[str], bots: tuple[str, ...] = (),
     Returns the creation answer, the host's phone and the players' phones by seat.
     """
     settings.setdefault("seats", max(2, len(humans) + len(bots)))
-    created = h.create_table(**settings)
-    table_id = created["table_id"]
-    host = h.phone(table_id)
-    host.hello("host", created["host_token"])
+    created, host = h.host_table(**settings)
     players: dict[int, Phone] = {}
     for name in humans:
-        phone = h.phone(table_id)
-        phone.hello()
-        phone.send(type="join", name=name, id="join")
-        request = phone.until_type("seat_request")
+        phone, request = h.ask_seat(created["table_id"], name)
         phone.token = request["token"]
         host.send(type="accept", request_id=request["request_id"], id="acc")
         assert host.reply("acc")["type"] == "ack"

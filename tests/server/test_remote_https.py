@@ -9,12 +9,13 @@ import os
 import random
 import ssl
 import sys
-import threading
-import time
+from contextlib import ExitStack
 from pathlib import Path
 
 import pytest
+from realserver import LivePhone
 from remotekit import (
+    SecurePhone,
     SecureServer,
     Terminal,
     accept_next,
@@ -25,6 +26,7 @@ from remotekit import (
 
 from feltro.remote.client import Phase, RemoteSeat
 from feltro.remote.link import parse_link
+from playkit import running
 
 trustme = pytest.importorskip("trustme", reason="trustme is in the dev extra")
 
@@ -44,7 +46,7 @@ def _authority(tmp_path: Path) -> tuple[Path, Path, Path, ssl.SSLContext]:
 
 
 def _table(server: SecureServer, context: ssl.SSLContext, **settings: object
-           ) -> tuple[dict[str, object], object]:
+           ) -> tuple[dict[str, object], SecurePhone]:
     body = {"between_hands_seconds": 0, "bot_seconds": 0, "action_seconds": None, **settings}
     created = server.post("/api/tables", body)
     host = secure_phone(server, str(created["table_id"]), f"wss://localhost:{server.port}",
@@ -52,65 +54,39 @@ def _table(server: SecureServer, context: ssl.SSLContext, **settings: object
     return created, host
 
 
-def test_https_series_with_three_phones_and_a_real_feltro_join(tmp_path: Path) -> None:
+def test_https_series_with_three_phones_and_a_real_feltro_join(
+        tmp_path: Path, closing: ExitStack) -> None:
     ca_file, cert, key, context = _authority(tmp_path)
-    server = SecureServer(tmp_path / "data", extra=["--cert", str(cert), "--key", str(key)],
-                          ca=ca_file)
-    server.start()
-    phones = []
-    terminal: Terminal | None = None
+    server = closing.enter_context(running(SecureServer(
+        tmp_path / "data", extra=["--cert", str(cert), "--key", str(key)], ca=ca_file)))
+    created, host = _table(server, context, seats=4, max_hands=4)
+    closing.callback(host.close)
+    assert str(created["join_url"]).startswith(f"https://localhost:{server.port}/join/")
+    assert str(created["ws_url"]).startswith(f"wss://localhost:{server.port}/ws/")
+    assert str(created["qr_url"]).startswith("https://")
+    env = dict(os.environ, FELTRO_DATA_DIR=str(tmp_path / "home"), SSL_CERT_FILE=str(ca_file),
+               TERM="xterm-256color")
+    terminal = Terminal([sys.executable, "-m", "feltro", "join", str(created["join_url"]),
+                         "--name", "Rui", "--lang", "en"], env)
+    closing.callback(terminal.close)
     try:
-        created, host = _table(server, context, seats=4, max_hands=4)
-        phones.append(host)
-        assert str(created["join_url"]).startswith(f"https://localhost:{server.port}/join/")
-        assert str(created["ws_url"]).startswith(f"wss://localhost:{server.port}/ws/")
-        assert str(created["qr_url"]).startswith("https://")
-        env = dict(os.environ, FELTRO_DATA_DIR=str(tmp_path / "home"), SSL_CERT_FILE=str(ca_file),
-                   TERM="xterm-256color")
-        terminal = Terminal([sys.executable, "-m", "feltro", "join", str(created["join_url"]),
-                             "--name", "Rui", "--lang", "en"], env)
-        try:
-            accept_next(host, "Rui")  # type: ignore[arg-type]
-        except TimeoutError:
-            raise AssertionError(f"the terminal showed: {terminal.text()[-3000:]}") from None
-        seated = {}
-        for name in ("Ana", "Bia", "Caio"):
-            seat, phone = seat_secure_phone(server, str(created["table_id"]),
-                                            f"wss://localhost:{server.port}", context,
-                                            host, name)  # type: ignore[arg-type]
-            seated[seat] = phone
-            phones.append(phone)
-        host.send(type="start", id="go")  # type: ignore[attr-defined]
-        stop = threading.Event()
-
-        def press_keys() -> None:
-            while not stop.is_set() and terminal.process.poll() is None:
-                terminal.type(b"c")
-                time.sleep(0.15)
-
-        threading.Thread(target=press_keys, daemon=True).start()
-        try:
-            final = play_phones(host, seated, random.Random(8),  # type: ignore[arg-type]
-                                lambda f: f["table"]["status"] == "over", timeout=150)
-        except TimeoutError:
-            raise AssertionError(f"the terminal showed: {terminal.text()[-3000:]}") from None
-        stop.set()
-        deadline = time.monotonic() + 30  # Enter closes the results screen once it is up
-        while terminal.process.poll() is None and time.monotonic() < deadline:
-            terminal.type(b"\r")
-            time.sleep(0.3)
-        assert terminal.process.wait(20) == 0, terminal.text()[-2000:]
-        names = ", ".join(final["table"]["outcome"]["names"])
-        assert f"The series is over: {names} won." in terminal.text()
-        assert "Traceback" not in terminal.text()
-        players = {s["name"] for s in final["table"]["seats"] if s.get("occupied")}
-        assert players == {"Rui", "Ana", "Bia", "Caio"}
-    finally:
-        if terminal is not None:
-            terminal.close()
-        for phone in phones:
-            phone.close()  # type: ignore[attr-defined]
-        server.stop()
+        accept_next(host, "Rui")
+    except TimeoutError:
+        raise AssertionError(f"the terminal showed: {terminal.text()[-3000:]}") from None
+    seated: dict[int, LivePhone] = {}
+    for name in ("Ana", "Bia", "Caio"):
+        seat, phone = seat_secure_phone(server, str(created["table_id"]),
+                                        f"wss://localhost:{server.port}", context, host, name)
+        closing.callback(phone.close)
+        seated[seat] = phone
+    host.send(type="start", id="go")
+    final = terminal.play_series(b"c", lambda: play_phones(
+        host, seated, random.Random(8), lambda f: f["table"]["status"] == "over", timeout=150))
+    names = ", ".join(final["table"]["outcome"]["names"])
+    assert f"The series is over: {names} won." in terminal.text()
+    assert "Traceback" not in terminal.text()
+    players = {s["name"] for s in final["table"]["seats"] if s.get("occupied")}
+    assert players == {"Rui", "Ana", "Bia", "Caio"}
 
 
 def test_untrusted_certificate_is_one_clear_line(tmp_path: Path) -> None:

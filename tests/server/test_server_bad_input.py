@@ -339,13 +339,8 @@ def test_connections_per_table_are_limited(tmp_path: Path) -> None:
 
 
 def test_a_refused_visitor_may_ask_again(harness: Harness) -> None:
-    created = harness.create_table()
-    host = harness.phone(created["table_id"])
-    host.hello("host", created["host_token"])
-    eve = harness.phone(created["table_id"])
-    eve.hello()
-    eve.send(type="join", name="Eve", id="j1")
-    first = eve.until_type("seat_request")
+    created, host = harness.host_table()
+    eve, first = harness.ask_seat(created["table_id"], "Eve", "j1")
     eve.send(type="join", name="Eve", id="j2")
     assert _error(eve, "j2")["code"] == "too_many_requests"  # one request at a time
     host.send(type="refuse", request_id=first["request_id"], id="no")

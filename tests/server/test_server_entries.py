@@ -80,10 +80,7 @@ def test_a_late_player_asks_the_host_accepts_and_joins_at_the_big_blind_G9(
                                       reentries=1, reentry_minutes=120, late_seats=True, **SLOW)
         table_id = created["table_id"]
         state = _next_hand_over(h, clock, host, 0)
-        late = h.phone(table_id)
-        late.hello()
-        late.send(type="join", name="Zé", id="join")
-        request = late.until_type("seat_request")
+        late, request = h.ask_seat(table_id, "Zé")
         assert request["status"] == "pending"
         host.send(type="accept", request_id=request["request_id"], id="acc")
         assert host.reply("acc")["type"] == "ack"
@@ -142,10 +139,7 @@ def test_a_late_seat_survives_a_restart_and_a_crash_between_its_two_logs_G9(
         table_id = created["table_id"]
         _next_hand_over(h, clock, host, 0)
         for name in ("Zé", "Lia"):
-            phone = h.phone(table_id)
-            phone.hello()
-            phone.send(type="join", name=name, id="join")
-            phone.until_type("seat_request")
+            h.ask_seat(table_id, name)
         requests = {r.name: r for r in h.game(table_id).lobby.pending_requests()}
         host.send(type="accept", request_id=requests["Zé"].request_id, seat=4, id="acc")
         assert host.reply("acc")["type"] == "ack"

@@ -247,14 +247,20 @@ def disk(monkeypatch: pytest.MonkeyPatch) -> _Disk:
     return disk
 
 
+def _two_tables(h: Harness) -> tuple[str, Phone, dict[int, Phone], dict[int, Phone]]:
+    """Two tables of two people, both playing: the first one's id, host and players (the
+    table in trouble) and the second one's players (a table that must go on meanwhile)."""
+    created, host, players = seat_table(h, ["Ana", "Bruno"])
+    _other, _other_host, others = seat_table(h, ["Carla", "Dora"])
+    return created["table_id"], host, players, others
+
+
 def test_a_full_disk_pauses_the_table_then_it_resumes_and_nothing_is_lost(
         tmp_path: Path, disk: _Disk) -> None:
     data = tmp_path / "data"
     with harness_at(data) as h:
         frames = _recorder(h)
-        created, host, players = seat_table(h, ["Ana", "Bruno"])
-        table_id = created["table_id"]
-        _o, _ohost, others = seat_table(h, ["Carla", "Dora"])
+        table_id, host, players, others = _two_tables(h)
         phone, legal = _turn(h, players)
         disk.full.add(table_id)
         error = _act(phone, legal, "full")
@@ -296,9 +302,7 @@ def test_deleted_files_stop_the_table_before_anything_is_acknowledged(tmp_path: 
     data = tmp_path / "data"
     with harness_at(data) as h:
         frames = _recorder(h)
-        created, host, players = seat_table(h, ["Ana", "Bruno"])
-        table_id = created["table_id"]
-        _o, _ohost, others = seat_table(h, ["Carla", "Dora"])
+        table_id, host, players, others = _two_tables(h)
         phone, legal = _turn(h, players)
         _delete_table_files(data, table_id)
         reply = _act(phone, legal, "lost")

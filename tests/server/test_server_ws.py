@@ -55,13 +55,8 @@ def test_join_request_is_seen_by_host_and_accepted(harness: Harness) -> None:
 
 
 def test_refused_request_and_pending_token_reconnect(harness: Harness) -> None:
-    created = harness.create_table()
-    host = harness.phone(created["table_id"])
-    host.hello("host", created["host_token"])
-    bob = harness.phone(created["table_id"])
-    bob.hello()
-    bob.send(type="join", name="Bob", id="j")
-    request = bob.until_type("seat_request")
+    created, host = harness.host_table()
+    bob, request = harness.ask_seat(created["table_id"], "Bob", "j")
     bob.close()
     again = harness.phone(created["table_id"])  # a refresh: same token, still pending
     assert again.hello("player", request["token"])["role"] == "pending"
@@ -215,9 +210,7 @@ def test_host_marks_away_removes_and_passes_host_role(harness: Harness) -> None:
 
 
 def test_host_joins_own_table_and_is_seated_at_once(harness: Harness) -> None:
-    created = harness.create_table(seats=2)
-    host = harness.phone(created["table_id"])
-    host.hello("host", created["host_token"])
+    created, host = harness.host_table(seats=2)
     host.send(type="join", name="Hostess", id="me")
     answer = host.until_type("seat_request")
     assert answer["status"] == "accepted"

@@ -9,7 +9,16 @@ from typing import Any
 
 import pytest
 from textual.pilot import Pilot
-from tuikit import NOW, make_app, make_session, play_to_the_end, screen_text, settle
+from tuikit import (
+    NOW,
+    call_until,
+    make_app,
+    make_session,
+    on_screen,
+    play_to_the_end,
+    screen_text,
+    settle,
+)
 
 from feltro.actions import Action, Raise
 from feltro.events import ActionTaken
@@ -214,12 +223,9 @@ async def test_a_whole_series_to_the_end() -> None:
         await play_to_the_end(pilot, app, 300)
         assert session.is_over
         assert isinstance(app.screen, SeriesOverScreen)
-        text = screen_text(app)
-        assert "The series is over" in text
-        assert "wins the series!" in text
         # Plain words first; the rule is a hint, and ? opens it (G4).
-        assert "One player has every chip, after" in text
-        assert "? reads rule G4" in text
+        on_screen(app, "The series is over", "wins the series!",
+                  "One player has every chip, after", "? reads rule G4")
         assert ended == list(range(1, session.hand_number + 1))
         await pilot.press("enter")
     assert app.return_code == 0
@@ -235,11 +241,7 @@ async def test_stop_time_countdown_and_end__G6() -> None:
         clock[0] = NOW + timedelta(hours=2)
         app.table.refresh_all()
         assert "Time is up: last hand" in screen_text(app)
-        for _ in range(50):
-            mode = await settle(pilot, app)
-            if mode == "series_over":
-                break
-            await pilot.press("c" if mode == "act" else "enter")
+        await call_until(pilot, app, 50)
         assert session.hand_number == 1  # the hand in progress finished, no new one
         assert "Stopped as agreed" in screen_text(app)
 
@@ -256,11 +258,7 @@ async def test_quit_asks_and_can_end_the_series_after_this_hand() -> None:
         assert not isinstance(app.screen, QuitScreen)
         await pilot.press("q", "e")
         assert session.series.stop_requested
-        for _ in range(50):
-            mode = await settle(pilot, app)
-            if mode == "series_over":
-                break
-            await pilot.press("c" if mode == "act" else "enter")
+        await call_until(pilot, app, 50)
         assert session.hand_number == 1
         assert session.outcome is not None
 
@@ -283,18 +281,9 @@ async def test_showdown_lists_hands_in_show_order_with_names() -> None:
     session = make_session(bots=("random", "random"), seed=1)
     app = make_app(session)
     async with app.run_test() as pilot:
-        for _ in range(200):
-            mode = await settle(pilot, app)
-            if isinstance(app.screen, ShowdownScreen) or mode == "series_over":
-                break
-            await pilot.press("c" if mode == "act" else "enter")
+        await call_until(pilot, app, 200, lambda mode: isinstance(app.screen, ShowdownScreen))
         assert isinstance(app.screen, ShowdownScreen)
-        text = screen_text(app)
-        assert "showdown" in text
-        assert "In the order shown (P8)" in text
-        assert "1." in text
-        assert "2." in text
-        assert "Main pot" in text
+        on_screen(app, "showdown", "In the order shown (P8)", "1.", "2.", "Main pot")
 
 
 async def test_portuguese_words_and_keys() -> None:

@@ -23,6 +23,7 @@ from feltro.tui.text import (
     raise_sizes,
     refusal,
 )
+from playkit import play
 
 
 def _hand(stacks: list[int]) -> Hand:
@@ -34,10 +35,7 @@ def _hand(stacks: list[int]) -> Hand:
 def _x3() -> Hand:
     """X3: a raise to 10, a call, then a short all-in to 15: the first two may not raise."""
     hand = _hand([15, 200, 200, 200])
-    hand.apply("r 10")
-    hand.apply("c")
-    hand.apply("r 15")
-    hand.apply("f")
+    play(hand, "r 10", "c", "r 15", "f")
     return hand
 
 

@@ -1,9 +1,9 @@
 """Helpers for the terminal game's tests: build an app on a fixed seed and clock, read the
-screen as text, and wait for the game to settle."""
+screen as text, wait for the game to settle and play it by keys."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from datetime import datetime
 from typing import Any
 
@@ -59,6 +59,14 @@ def screen_text(app: PlayApp) -> str:
     return "\n".join(parts)
 
 
+def on_screen(app: PlayApp, *phrases: str) -> str:
+    """The current screen's text, which must show every one of *phrases*."""
+    text = screen_text(app)
+    missing = [phrase for phrase in phrases if phrase not in text]
+    assert not missing, f"not on the screen: {missing}\n{text}"
+    return text
+
+
 async def settle(pilot: Pilot[Any], app: PlayApp) -> str:
     """Let the game run until it waits for a person (or has ended); returns the mode."""
     for _ in range(100):
@@ -79,3 +87,15 @@ async def play_to_the_end(pilot: Pilot[Any], app: PlayApp, presses: int) -> None
             await pilot.press("4" if app.session.legal().can_raise else "c")
         else:
             await pilot.press("enter")
+
+
+async def call_until(pilot: Pilot[Any], app: PlayApp, presses: int,
+                     done: Callable[[str], bool] = lambda mode: False) -> str:
+    """Check or call at every turn and Enter past every pause until ``done(mode)`` holds or
+    the series is over, at most *presses* keys: the mode then."""
+    for _ in range(presses):
+        mode = await settle(pilot, app)
+        if mode == "series_over" or done(mode):
+            return mode
+        await pilot.press("c" if mode == "act" else "enter")
+    return await settle(pilot, app)

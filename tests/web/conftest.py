@@ -15,6 +15,8 @@ from typing import Any
 import pytest
 from browserkit import CHROMIUM, CHROMIUM_FLAGS, Server, missing
 
+from playkit import running
+
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     reason = missing()
@@ -32,12 +34,8 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
 @pytest.fixture
 def server(tmp_path: Path) -> Iterator[Server]:
     """A fresh feltro server (its own port and data folder) for one test."""
-    srv = Server(tmp_path / "data")
-    srv.start()
-    try:
+    with running(Server(tmp_path / "data")) as srv:
         yield srv
-    finally:
-        srv.stop()
 
 
 @pytest.fixture(scope="session")

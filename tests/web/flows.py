@@ -12,7 +12,8 @@ from browserkit import Frames, Server, new_context, pump, record_frames, wait_un
 if TYPE_CHECKING:  # imported only for types: collecting this module needs no Playwright
     from playwright.sync_api import Browser, BrowserContext, Page
 
-__all__ = ["Phone", "host_page", "join", "play_turn", "seat_players", "start_game"]
+__all__ = ["Phone", "host_page", "join", "play_turn", "recorded_table_screen", "seat_players",
+           "start_game", "table_screen"]
 
 
 @dataclass
@@ -46,6 +47,29 @@ def host_page(browser: Browser, server: Server, table: dict[str, Any], *, phone:
     page.goto(f"{server.url}/host/{table['table_id']}#{table['host_token']}")
     page.wait_for_selector("#net[data-status='online']")
     return page, frames, errors
+
+
+def table_screen(browser: Browser, server: Server, table: dict[str, Any],
+                 **options: Any) -> Page:
+    """The table's screen (the TV) on a laptop of its own, once online; *options* for its
+    browser context (a ``viewport``...)."""
+    page = new_context(browser, phone=False, **options).new_page()
+    _open_table(page, server, table)
+    return page
+
+
+def recorded_table_screen(browser: Browser, server: Server,
+                          table: dict[str, Any]) -> tuple[Page, Frames]:
+    """:func:`table_screen` with every frame it receives recorded (to check its secrecy)."""
+    page = new_context(browser, phone=False).new_page()
+    frames = record_frames(page, "table screen")
+    _open_table(page, server, table)
+    return page, frames
+
+
+def _open_table(page: Page, server: Server, table: dict[str, Any]) -> None:
+    page.goto(f"{server.url}/table/{table['table_id']}")
+    page.wait_for_selector("#net[data-status='online']")
 
 
 def join(browser: Browser, server: Server, table: dict[str, Any], name: str, *,

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from browserkit import Server, new_context, shot
-from flows import add_bots, host_page, join, seat_players, start_game
+from browserkit import Server, shot
+from flows import add_bots, host_page, join, seat_players, start_game, table_screen
 
 
 def _box(page: Any, selector: str) -> dict[str, float]:
@@ -50,9 +50,7 @@ def test_ten_seats_stay_on_the_felt(chromium: Any, server: Server) -> None:
     add_bots(host, [f"Robo{n}" for n in range(9)])
     phone = join(chromium, server, table, "Bruno")
     seat_players(host, ["Bruno"])
-    screen = new_context(chromium, phone=False).new_page()
-    screen.goto(f"{server.url}/table/{table['table_id']}")
-    screen.wait_for_selector("#net[data-status='online']")
+    screen = table_screen(chromium, server, table)
     start_game(host)
     screen.wait_for_selector(".seat")
     _seats_on_the_felt(screen, "first-hour-table-10-1280x800")
@@ -65,9 +63,7 @@ def test_first_hour_pages(chromium: Any, server: Server) -> None:
     names = ["Ana", "Bruno", "Carla", "Dora", "Edu", "Fabio"]
     phones = [join(chromium, server, table, name) for name in names]
     seat_players(host, names)
-    screen = new_context(chromium, phone=False).new_page()
-    screen.goto(f"{server.url}/table/{table['table_id']}")
-    screen.wait_for_selector("#net[data-status='online']")
+    screen = table_screen(chromium, server, table)
     start_game(host)
     bruno = phones[1].page
     bruno.wait_for_selector(".hole .card[data-card]")

@@ -7,8 +7,8 @@ from __future__ import annotations
 import time
 from typing import Any
 
-from browserkit import Server, new_context, shot, wait_until
-from flows import add_bots, host_page, join, seat_players, start_game
+from browserkit import Server, shot, wait_until
+from flows import add_bots, host_page, join, seat_players, start_game, table_screen
 
 
 def test_last_hand_visible_before_the_results(chromium: Any, server: Server) -> None:
@@ -17,9 +17,7 @@ def test_last_hand_visible_before_the_results(chromium: Any, server: Server) -> 
     add_bots(host, ["Robo"])
     bruno = join(chromium, server, table, "Bruno", lang="pt-PT")
     seat_players(host, ["Bruno"])
-    screen = new_context(chromium, phone=False, viewport={"width": 1280, "height": 720}).new_page()
-    screen.goto(f"{server.url}/table/{table['table_id']}")
-    screen.wait_for_selector("#net[data-status='online']")
+    screen = table_screen(chromium, server, table, viewport={"width": 1280, "height": 720})
     start_game(host)
     page = bruno.page
     page.wait_for_selector(".hole .card[data-card]")

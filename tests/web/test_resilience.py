@@ -6,8 +6,16 @@ from __future__ import annotations
 
 from typing import Any
 
-from browserkit import Server, check_secrecy, new_context, record_frames, shot, wait_until
-from flows import Phone, host_page, join, seat_players, start_game, wait_online
+from browserkit import Server, check_secrecy, shot, wait_until
+from flows import (
+    Phone,
+    host_page,
+    join,
+    recorded_table_screen,
+    seat_players,
+    start_game,
+    wait_online,
+)
 
 
 def setup_game(chromium: Any, server: Server) -> tuple[list[Phone], Any]:
@@ -45,6 +53,16 @@ def snapshot(phone: Phone) -> dict[str, Any]:
     }
 
 
+def goes_on(phone: Phone, phones: list[Phone], what: str) -> None:
+    """*phone* checks or calls and its turn moves on (*what* names the wait); no page had an
+    error and no phone was sent cards other than its own."""
+    phone.page.locator("button.act.call, button.act.check").first.click()
+    wait_until(lambda: phone.page.locator("#actions.live").count() == 0, 15, what=what)
+    for p in phones:
+        assert not p.errors, p.errors
+        check_secrecy(p.frames, may_hold_cards=True)
+
+
 def test_refresh_and_network_loss_mid_hand(chromium: Any, server: Server) -> None:
     phones, _ = setup_game(chromium, server)
     phone = whose_turn(phones)
@@ -69,21 +87,12 @@ def test_refresh_and_network_loss_mid_hand(chromium: Any, server: Server) -> Non
     assert snapshot(phone) == before
 
     # The game goes on from there.
-    phone.page.locator("button.act.call, button.act.check").first.click()
-    wait_until(lambda: phone.page.locator("#actions.live").count() == 0, 15,
-               what="the turn to move on")
-    for p in phones:
-        assert not p.errors, p.errors
-        check_secrecy(p.frames, may_hold_cards=True)
+    goes_on(phone, phones, "the turn to move on")
 
 
 def test_server_restart_mid_hand(chromium: Any, server: Server) -> None:
     phones, table = setup_game(chromium, server)
-    screen_context = new_context(chromium, phone=False)
-    screen = screen_context.new_page()
-    screen_frames = record_frames(screen, "table screen")
-    screen.goto(f"{server.url}/table/{table['table_id']}")
-    wait_online(screen)
+    screen, screen_frames = recorded_table_screen(chromium, server, table)
     phone = whose_turn(phones)
     before = {p.name: snapshot(p) for p in phones}
 
@@ -101,10 +110,5 @@ def test_server_restart_mid_hand(chromium: Any, server: Server) -> None:
     assert after == before  # same hand, same cards, same player to act
     assert "Hand 1" in screen.locator(".hand-info").inner_text()
 
-    phone.page.locator("button.act.call, button.act.check").first.click()
-    wait_until(lambda: phone.page.locator("#actions.live").count() == 0, 15,
-               what="the turn to move on after the restart")
-    for p in phones:
-        assert not p.errors, p.errors
-        check_secrecy(p.frames, may_hold_cards=True)
+    goes_on(phone, phones, "the turn to move on after the restart")
     check_secrecy(screen_frames, may_hold_cards=False)

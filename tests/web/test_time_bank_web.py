@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from browserkit import Server, new_context, record_frames, wait_until
-from flows import add_bots, join, seat_players, start_game
+from flows import add_bots, join, seat_players, start_game, table_screen
 
 
 def test_time_bank_set_on_the_form_and_timeouts_named(chromium: Any, server: Server) -> None:
@@ -33,9 +33,7 @@ def test_time_bank_set_on_the_form_and_timeouts_named(chromium: Any, server: Ser
     add_bots(laptop, ["Robo"])
     bruno = join(chromium, server, table, "Bruno")
     seat_players(laptop, ["Bruno"])
-    tv = new_context(chromium, phone=False).new_page()
-    tv.goto(f"{server.url}/table/{table['table_id']}")
-    tv.wait_for_selector("#net[data-status='online']")
+    tv = table_screen(chromium, server, table)
     start_game(laptop)
 
     # Bruno never acts: 5 s and no bank later the server checks or folds for him.

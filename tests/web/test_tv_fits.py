@@ -7,8 +7,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from browserkit import Server, new_context, shot
-from flows import add_bots, host_page, join, seat_players, start_game
+from browserkit import Server, shot
+from flows import add_bots, host_page, join, seat_players, start_game, table_screen
 
 SIZES = [(1280, 720), (1920, 1080), (3840, 2160)]
 
@@ -95,10 +95,7 @@ def test_tv_fits_2_6_10_seats_at_720p_and_scales(chromium: Any, server: Server) 
         add_bots(host, [f"Robo{n}" for n in range(seats - 1)])
         phone = join(chromium, server, table, "Bruno")
         seat_players(host, ["Bruno"])
-        context = new_context(chromium, phone=False, viewport={"width": 1280, "height": 720})
-        screen = context.new_page()
-        screen.goto(f"{server.url}/table/{table['table_id']}")
-        screen.wait_for_selector("#net[data-status='online']")
+        screen = table_screen(chromium, server, table, viewport={"width": 1280, "height": 720})
         start_game(host)
         # Bruno never acts: his turn runs into his time bank, whose label is the longest
         # thing a seat box shows.
@@ -106,5 +103,5 @@ def test_tv_fits_2_6_10_seats_at_720p_and_scales(chromium: Any, server: Server) 
         label.wait_for(timeout=40_000)
         assert "time bank" in label.inner_text()
         _check_sizes(screen, seats)
-        for page_context in (context, phone.context, host.context):
+        for page_context in (screen.context, phone.context, host.context):
             page_context.close()

@@ -10,12 +10,18 @@ from typing import Any
 from browserkit import (
     Server,
     check_secrecy,
-    new_context,
-    record_frames,
     shot,
     wait_until,
 )
-from flows import add_bots, host_page, join, play_until, seat_players, start_game
+from flows import (
+    add_bots,
+    host_page,
+    join,
+    play_until,
+    recorded_table_screen,
+    seat_players,
+    start_game,
+)
 
 
 def test_whole_series_from_three_phones(chromium: Any, server: Server) -> None:
@@ -31,11 +37,7 @@ def test_whole_series_from_three_phones(chromium: Any, server: Server) -> None:
     seat_players(host, names)
     shot(host, "host-lobby-1280x800")
 
-    screen_context = new_context(chromium, phone=False)
-    screen = screen_context.new_page()
-    screen_frames = record_frames(screen, "table screen")
-    screen.goto(f"{server.url}/table/{table['table_id']}")
-    screen.wait_for_selector("#net[data-status='online']")
+    screen, screen_frames = recorded_table_screen(chromium, server, table)
 
     start_game(host)
     for phone in phones:
