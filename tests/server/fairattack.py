@@ -39,9 +39,13 @@ class Outcome:
 
     attacked: int = 0
     aces: int = 0
-    """Attacked hands in which the host-player was dealt two aces."""
+    """Attacked hands in which the host-player was dealt two aces and could play them."""
+    dead_aces: int = 0
+    """Aces he was dealt in a hand made dead by his withheld value (folded at his first turn)."""
     withheld: int = 0
     """Hands in which he withheld his value (each one named in the hand's record)."""
+    played_dead: int = 0
+    """Hands he withheld in which he did anything but the forced fold (must stay 0)."""
     named: int = 0
     """Withheld values the hand's public record names (``withheld``)."""
     honest_used: int = 0
@@ -100,6 +104,8 @@ class Night:
         self.button: int | None = None
         self.predicted: dict[int, int] = {}
         self.counted: set[int] = set()
+        self.logs: dict[int, list[Frame]] = {}
+        """Each hand's public log, as last seen."""
 
     # --- the devices --------------------------------------------------------------------------
 
@@ -181,10 +187,13 @@ class Night:
         position = position_of_host(int(hand["button"]))
         assert position == self.predicted[number], "the attacker mispredicted his position"
         proof = self.game.fairplay.dealer.proof(number, reveal=True)
-        self.outcome.attacked += 1
-        self.outcome.aces += aces_at(proof.deck, position)
-        self.outcome.honest_used += all(seat in proof.contributions for seat in HONEST)
         withheld = set(proof.sealed) - set(proof.contributions)
+        self.outcome.attacked += 1
+        if HOST in withheld:
+            self.outcome.dead_aces += aces_at(proof.deck, position)
+        else:
+            self.outcome.aces += aces_at(proof.deck, position)
+        self.outcome.honest_used += all(seat in proof.contributions for seat in HONEST)
         self.outcome.named += HOST in withheld
 
     def play(self, timeout: float = 10.0) -> Outcome:
@@ -207,6 +216,7 @@ class Night:
             if hand is not None:
                 self.button = int(hand["button"])
                 self._count(hand)
+                self.logs[int(hand["number"])] = list(hand["log"])
             if table["status"] == "over":
                 break
             nxt = fair.get("next") if fair else None
@@ -224,7 +234,18 @@ class Night:
                 phone.send(**passive(wait_legal(phone, *key, timeout=timeout)))
         for seat in HONEST:
             self.outcome.honest_refused += _refusals(self.players[seat])
+        self._check_dead_hands()
         return self.outcome
+
+    def _check_dead_hands(self) -> None:
+        """In every hand whose value he withheld, the host's only action is the forced fold."""
+        fair = self.game.fairplay
+        for number, log in self.logs.items():
+            if HOST not in fair.withheld(number):
+                continue
+            mine = [e for e in log if e.get("kind") == "action" and e.get("seat") == HOST]
+            self.outcome.played_dead += any(
+                not (e.get("withheld") and e.get("action") == "fold") for e in mine)
 
 
 def _refusals(phone: Phone) -> list[str]:

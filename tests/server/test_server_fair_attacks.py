@@ -18,9 +18,10 @@ def test_a_host_player_grinding_with_the_servers_files_gets_aces_at_chance_only_
         harness: Harness) -> None:
     outcome = attacked_night(harness, HANDS)
     assert outcome.attacked == HANDS
-    # Chance with one bit of choice is about 2 in 221 a hand: 0.27 in 30 hands; more than 2
-    # happens about once in 4000 nights. Before the fix: 30 of 30.
+    # Chance is about 1 in 221 a hand: 0.14 in 30 hands; more than 2 happens about once in
+    # 2000 nights. Before commit-then-reveal: 30 of 30.
     assert outcome.aces <= 2, outcome
+    assert outcome.played_dead == 0, outcome  # a hand he withheld is folded for him
     assert outcome.named == outcome.withheld  # every withheld value is named in the record
 
 

@@ -181,6 +181,15 @@ def test_a_sealed_seat_that_withholds_is_named_and_the_deal_goes_on_D1(
     proof = harness.game(table).fairplay.dealer.proof(2)
     assert dict(proof.contributions) == {1: b"\x01\x02"}
     assert proof.sealed[1] == seal
+    # His hand is dead: he could compute both decks (with and without his value), so he may
+    # not play the one he liked. The server folds it at his first turn; Ana plays on.
+    over = drive(host, {1: players[1]}, _calling,  # Ana calls: the action reaches him
+                 lambda f: _dealt(f, 2) and f["table"]["hand"]["over"])
+    his = [e for e in over["table"]["hand"]["log"]
+           if e["kind"] == "action" and e["seat"] == 2]
+    assert [(e["action"], e.get("withheld")) for e in his] == [("fold", True)]
+    assert not [f for f in players[2].frames if f["type"] == "state" and _dealt(f, 2)
+                and f["you"]["legal"] is not None]  # never asked to decide
 
 
 def _calling(legal: dict[str, Any]) -> dict[str, Any]:

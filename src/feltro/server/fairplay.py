@@ -58,7 +58,8 @@ REVEAL_MODES: Final = ("hand", "series")
 DealStep = Literal["close", "wait", "deal"]
 REVEAL_WAIT: Final = 2.0
 """Seconds a deal waits, once due, for the values of the sealed seats; a seat still silent
-then is named as having withheld its value (``withheld`` in the hand's public record)."""
+then is named as having withheld its value (``withheld`` in the hand's public record), and its
+hand is dead: it folds at its first turn (:meth:`FairPlay.withheld`)."""
 MAX_ALARMS: Final = 500
 """Reported failed checks kept per night (each (hand, seat, check) once)."""
 FIRST_DEAL_WAIT: Final = 1.0
@@ -280,6 +281,16 @@ class FairPlay:
         self.alarms = [dict(alarm) for alarm in record.get("alarms", ())]
         for body in record.get("hands", ()):
             self.record(body)
+
+    def withheld(self, hand: int) -> frozenset[int]:
+        """Seats that sealed a value for hand *hand* (dealt) and did not reveal it. Their hand
+        is dead: whoever withholds could otherwise choose between two decks he can compute
+        (the host knows the server's secret), so withholding must not let him play the one he
+        likes; it still lets him choose the others' cards, once, visibly (``withheld``)."""
+        seals = self._seals.get(hand)
+        if not seals:
+            return frozenset()
+        return frozenset(seals) - frozenset(self._values.get(hand, {}))
 
     def contributed(self, hand: int) -> list[int]:
         """Seats whose value for hand *hand* is in."""

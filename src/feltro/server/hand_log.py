@@ -45,9 +45,12 @@ class HandLog:
         """How many hands the showdown showed so far (mucks not counted)."""
         return sum(1 for _seat, cards in self.shows if cards is not None)
 
-    def extend(self, events: Iterable[ev.Event], *, timeout: bool = False) -> None:
+    def extend(self, events: Iterable[ev.Event], *, timeout: bool = False,
+               withheld: bool = False) -> None:
         """Add what *events* show publicly (private cards are never logged); *timeout*: their
-        action was played for a player whose time ran out (``timeout: true`` on the entry)."""
+        action was played for a player whose time ran out (``timeout: true`` on the entry);
+        *withheld*: it is the fold of a hand made dead by a withheld value (``withheld: true``,
+        RULES D1)."""
         for event in events:
             entry = _ENTRY.get(type(event), _private)(event, self.order)
             if entry is None:
@@ -55,6 +58,8 @@ class HandLog:
             if isinstance(event, ev.ActionTaken):
                 if timeout:
                     entry["timeout"] = True
+                if withheld:
+                    entry["withheld"] = True
                 self._note_action(event, entry)
             elif isinstance(event, ev.CardsShown):
                 self.shows.append((entry["seat"], event.cards))

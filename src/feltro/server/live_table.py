@@ -37,7 +37,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any, Final
 
-from feltro.actions import Action
+from feltro.actions import Action, Fold
 from feltro.bots import make_bot
 from feltro.errors import IllegalActionError, StoreError
 from feltro.events import Event
@@ -238,15 +238,25 @@ class LiveTable:
                 or seated.series.is_over):
             return None
         seat = seated.to_act
+        if seat is not None and not self.paused and seat in self.dead_seats():
+            return "forfeit"
         state = self.lobby.seats[seat] if seat is not None else None
         bank = self.bank_ms(seat) if seat is not None else 0
         return self.timer.due(now, to_act=state, bank_ms=bank, paused=self.paused,
                               bot_asked=self._bot_asked is not None
                               and self._bot_asked == self.timer.turn_key)
 
+    def dead_seats(self) -> frozenset[int]:
+        """The seats whose hand in progress is dead: they sealed a value for it and withheld
+        it (:meth:`FairPlay.withheld <feltro.server.fairplay.FairPlay.withheld>`)."""
+        seated = self.seated
+        if self.fairplay is None or seated is None or not seated.in_hand:
+            return frozenset()
+        return self.fairplay.withheld(seated.hand_number)
+
     def run_due(self, now: float) -> bool:
         """Do what is due at *now* but a bot's decision (:meth:`bot_turn`): deal, play an away
-        seat's check or fold, time out. Returns whether the table changed."""
+        seat's check or fold, time out, fold a dead hand. Returns whether the table changed."""
         due = self.due(now)
         if due is None or due == "bot":
             return False
@@ -263,6 +273,10 @@ class LiveTable:
             seat = seated.to_act
             assert seat is not None
             assert self.timer.turn_key is not None
+            if due == "forfeit":
+                self.log_public(seated.act(seat, Fold()), withheld=True)
+                self.follow_series(now)
+                return True
             if due == "timeout":
                 hand_no, turn = self.timer.turn_key
                 away = self.lobby.seats[seat].timeouts + 1 >= TIMEOUTS_TO_AWAY
@@ -304,11 +318,12 @@ class LiveTable:
         if hand is not None and seating is not None:
             self.hand_log = HandLog(seating.order, hand.events)
 
-    def log_public(self, events: tuple[Event, ...], *, timeout: bool = False) -> None:
+    def log_public(self, events: tuple[Event, ...], *, timeout: bool = False,
+                   withheld: bool = False) -> None:
         """Events the series returned go on the public log (*timeout*: played for a player
-        whose time ran out)."""
+        whose time ran out; *withheld*: the fold of a dead hand)."""
         if self.hand_log is not None:
-            self.hand_log.extend(events, timeout=timeout)
+            self.hand_log.extend(events, timeout=timeout, withheld=withheld)
 
     def follow_series(self, now: float, *, fresh_deal_delay: bool = False) -> None:
         """Let the clock follow the series (a new turn, a hand's end, the series' end)."""

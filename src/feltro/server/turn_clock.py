@@ -25,9 +25,10 @@ SHOWDOWN_EXTRA = 0.5
 SHOWDOWN_EXTRA_MAX = 30.0
 """At most this many seconds are added for a showdown."""
 
-Due = Literal["deal", "auto", "timeout", "bot"]
+Due = Literal["deal", "auto", "timeout", "bot", "forfeit"]
 """What is due: ``deal`` the next hand, ``auto`` (check or fold for an away seat),
-``timeout`` (the player to act ran out of time), ``bot`` (a bot's decision)."""
+``timeout`` (the player to act ran out of time), ``bot`` (a bot's decision), ``forfeit`` (the
+seat to act withheld its sealed value: its hand is folded, RULES D1)."""
 
 
 @dataclass

@@ -284,6 +284,7 @@ export function actionText(table, entry) {
   const name = nameOf(table, entry.seat);
   const allIn = entry.all_in ? "_all_in" : "";
   if (entry.timeout) return entry.action === "check" ? t("log.timeout.checks", { name }) : t("log.timeout.folds", { name });
+  if (entry.withheld) return t("log.withheld.folds", { name });
   switch (entry.action) {
     case "fold": return t("log.folds", { name });
     case "check": return t("log.checks", { name });
