@@ -17,7 +17,9 @@ def _flags_show_no_value() -> None:
     """Help lists a flag as ``--resume``, not ``--resume <bool>``: it takes no value."""
     from typer.core import TyperOption
 
-    shown = TyperOption.display_type_rich
+    shown = getattr(TyperOption, "display_type_rich", None)
+    if shown is None:  # an older Typer: its help may show "<bool>", nothing breaks
+        return
 
     def display_type_rich(self: TyperOption, ctx: Any) -> str | None:
         return None if self.is_flag else shown(self, ctx)
