@@ -448,24 +448,20 @@ class FairnessFormatError(ValueError):
     """An export (or PHH fairness field) that cannot be read; the message says what is wrong."""
 
 
-def _hex(data: bytes) -> str:
-    return data.hex()
-
-
 def proof_to_dict(proof: HandProof) -> dict[str, Any]:
     """One hand of the export (see ``docs/fairness.md``)."""
     data: dict[str, Any] = {
         "hand": proof.hand,
-        "commitment": _hex(proof.commitment),
-        "contributions": [{"seat": seat, "value": _hex(value)}
+        "commitment": proof.commitment.hex(),
+        "contributions": [{"seat": seat, "value": value.hex()}
                           for seat, value in proof.contributions.items()],
-        "sealed": [{"seat": seat, "commitment": _hex(digest)}
+        "sealed": [{"seat": seat, "commitment": digest.hex()}
                    for seat, digest in proof.sealed.items()],
-        "positions": [_hex(p) for p in proof.positions],
-        "chain": _hex(proof.chain),
-        "previous": None if proof.previous is None else _hex(proof.previous),
-        "secret": None if proof.secret is None else _hex(proof.secret),
-        "seed": None if proof.seed is None else _hex(proof.seed),
+        "positions": [p.hex() for p in proof.positions],
+        "chain": proof.chain.hex(),
+        "previous": None if proof.previous is None else proof.previous.hex(),
+        "secret": None if proof.secret is None else proof.secret.hex(),
+        "seed": None if proof.seed is None else proof.seed.hex(),
         "deck": None if proof.deck is None else [card_text(c) for c in proof.deck],
         "dealt": [{"position": index, "card": card_text(card),
                    "seat": proof.dealt_to.get(index)} for index, card in proof.dealt],
@@ -475,7 +471,7 @@ def proof_to_dict(proof: HandProof) -> dict[str, Any]:
         "withheld": None if proof.withheld is None else list(proof.withheld),
     }
     if proof.salts:
-        data["salts"] = [{"position": index, "salt": _hex(salt)}
+        data["salts"] = [{"position": index, "salt": salt.hex()}
                          for index, salt in sorted(proof.salts.items())]
     return data
 
@@ -494,9 +490,7 @@ def export_series(table: str, proofs: Sequence[HandProof]) -> dict[str, Any]:
 
 def hex_bytes(value: Any, where: str, size: int | None = None) -> bytes:
     """The bytes of the hexadecimal text *value* (exactly *size* of them when given).
-
-    :raises FairnessFormatError: naming *where*, if *value* is not such text.
-    """
+    :raises FairnessFormatError: naming *where*, if *value* is not such text."""
     if not isinstance(value, str):
         raise FairnessFormatError(f"{where}: expected hexadecimal text, got {value!r}")
     try:
