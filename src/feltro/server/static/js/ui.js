@@ -416,13 +416,15 @@ export function announceLog(heard, table, {
 
 // --- preferences and the settings dialog -------------------------------------------------------
 
-const PREFS = ["four-colour", "high-contrast", "turn-sound"];
+const PREFS = ["four-colour", "high-contrast", "turn-sound", "turn-vibrate"];
+const ON_BY_DEFAULT = ["turn-vibrate"];
 
 export function applyPrefs() {
   for (const pref of PREFS) {
-    let on = false;
+    let on = ON_BY_DEFAULT.includes(pref);
     try {
-      on = localStorage.getItem(`feltro.${pref}`) === "1";
+      const stored = localStorage.getItem(`feltro.${pref}`);
+      if (stored !== null) on = stored === "1";
     } catch { /* no storage */ }
     document.documentElement.classList.toggle(pref, on);
   }
@@ -498,6 +500,8 @@ export function mountChrome({ skipTo = "main" } = {}) {
       h("label", { for: "pref-high-contrast", "data-i18n": "web.prefs.contrast" })),
     h("p", {}, h("input", { type: "checkbox", id: "pref-turn-sound" }), " ",
       h("label", { for: "pref-turn-sound", "data-i18n": "web.prefs.turn.sound" })),
+    h("p", {}, h("input", { type: "checkbox", id: "pref-turn-vibrate" }), " ",
+      h("label", { for: "pref-turn-vibrate", "data-i18n": "web.prefs.turn.vibrate" })),
     h("h3", { "data-i18n": "web.prefs.keys" }),
     h("p", { "data-i18n": "web.act.keys" }),
     h("p", {}, h("button", { type: "button", id: "settings-close", "data-i18n": "web.prefs.close" })));
