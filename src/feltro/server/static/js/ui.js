@@ -144,7 +144,7 @@ export function lastActionText(table, seat) {
 }
 
 /** Where seat *index* of *count* sits around an ellipse, starting at the bottom centre: far
- * enough in that a whole seat box (at most `--seat-w` wide and 21% high, feltro.css) stays on
+ * enough in that a whole seat box (at most `--seat-w` wide and `--seat-h` high, feltro.css) stays on
  * the felt, whose edge is an ellipse of radii 50% and 45% with straight sides. */
 function ovalPosition(index, count) {
   const angle = Math.PI / 2 + (2 * Math.PI * index) / count;
@@ -197,7 +197,8 @@ export function seatList(table, { you = null, skipYou = false, empty = false, no
       acting && table.timer && table.timer.seat === seat.seat ? timerBar(table, now) : null));
   });
   return h("ul", { class: "seats", "aria-label": t("web.host.seats"),
-                  style: { "--seat-w": count > 6 ? "16%" : "19%" } }, items);
+                  style: count > 6 ? { "--seat-w": "16%", "--seat-h": "16%", "--seat-font": "1.85cqh" }
+                    : { "--seat-w": "19%" } }, items);
 }
 
 // --- timer -------------------------------------------------------------------------------------
