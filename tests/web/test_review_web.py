@@ -166,7 +166,7 @@ def test_replayer_shows_own_and_shown_cards_never_a_mucked_one(chromium: Any,
         if number_ in mine:
             assert cards <= mine[number_], number_
         if number_ == mucked[0]:
-            shot(page, f"review-phone-hand-{number_}-mucked-360x740")
+            shot(page, "review-phone-mucked-hand-360x740")
     # The share link: the table screen, no token, the shown cards only.
     link = page.locator("#review-share").get_attribute("href")
     assert link is not None
@@ -190,7 +190,7 @@ def test_replayer_shows_own_and_shown_cards_never_a_mucked_one(chromium: Any,
         if shared_hand in public:
             assert shared <= public[shared_hand]
         if shared_hand == mucked[0]:
-            shot(screen, f"review-shared-hand-{shared_hand}-mucked-1280x800")
+            shot(screen, "review-shared-mucked-hand-1280x800")
         screen.context.close()
     bruno.close()
     carla.close()
