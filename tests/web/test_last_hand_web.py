@@ -1,13 +1,15 @@
 """The hand that ends the series is shown in full before the results (issue 23, item 1): on the
 phone and the table screen the last hand's board, shown cards and pots stay for seconds with a
-button to the results, and the results offer "See the last hand"."""
+button to the results, and the results offer "See the last hand". With 2 seats, and with 6 on
+a 360x740 phone, where the deciding showdown has several players and the replayer of the
+results shows it too."""
 
 from __future__ import annotations
 
 import time
 from typing import Any
 
-from browserkit import Server, shot, wait_until
+from browserkit import Server, cards_in, shot, wait_until
 from flows import add_bots, host_page, join, seat_players, start_game, table_screen
 
 
@@ -71,4 +73,87 @@ def test_last_hand_visible_before_the_results(chromium: Any, server: Server) -> 
     page.click("#see-last-hand")
     page.wait_for_selector("#last-hand .showdown")
     assert page.locator("#last-hand .show-order .card[data-card]").count() == len(shown)
+    bruno.close()
+
+
+REPLAY_ALL = """async (number) => {
+  document.querySelector(`#review button[data-hand='${number}']`).click();
+  const seen = new Set();
+  const wait = (test) => new Promise((done) => {
+    const tick = () => (test() ? done() : setTimeout(tick, 50));
+    tick();
+  });
+  await wait(() => document.querySelector(`#replayer[data-hand='${number}']`));
+  for (;;) {
+    document.querySelectorAll("#replayer [data-card]").forEach((e) => seen.add(e.dataset.card));
+    const next = document.querySelector("#review-next");
+    if (!next || next.disabled) return [...seen];
+    const step = document.querySelector("#replayer").dataset.step;
+    next.click();
+    await wait(() => document.querySelector("#replayer")?.dataset.step !== step);
+  }
+}"""
+
+
+def test_last_hand_with_6_seats_on_a_phone(chromium: Any, server: Server) -> None:
+    table = server.create_table(seats=6, stack=200, max_hands=1)
+    host, _frames, _errors = host_page(chromium, server, table)
+    add_bots(host, [f"Robo{n}" for n in range(5)])  # calling stations: everyone to the river
+    bruno = join(chromium, server, table, "Bruno", lang="pt-BR")
+    seat_players(host, ["Bruno"])
+    start_game(host)
+    page = bruno.page
+    assert page.viewport_size == {"width": 360, "height": 740}
+
+    def over() -> bool:
+        if page.locator("#last-hand").count():
+            return True
+        button = page.locator("#actions.live button.act.check, #actions.live button.act.call")
+        if button.count():
+            try:
+                button.first.click(timeout=1000)
+            except Exception:  # the turn moved on while clicking
+                return False
+        return False
+
+    wait_until(over, 60, what="the last hand on the phone")
+    final = [f for f in bruno.frames.states() if f["table"]["status"] == "over"][-1]["table"]
+    showdown = final["hand"]["showdown"]
+    shown = {c for s in showdown for c in (s["cards"] or [])}
+    own = {c for f in bruno.frames.states() for c in (f["you"].get("hole") or [])}
+    board = set(final["hand"]["board"])
+    # The deciding hand went to a showdown of several players (stations never fold).
+    assert len(showdown) >= 3, showdown
+    assert len(shown) >= 2
+    page.wait_for_selector("#last-hand .showdown")
+    assert page.locator(".results").count() == 0
+    assert page.locator("#last-hand .board .card[data-card]").count() == 5
+    assert page.locator("#last-hand .show-order li").count() == len(showdown)
+    on_view = set(page.locator("#last-hand .show-order .card[data-card]").evaluate_all(
+        "els => els.map(e => e.dataset.card)"))
+    assert on_view == shown
+    assert page.locator("#last-hand .pot-winners li").count() >= 1
+    # Every row of the showdown fits the phone's width (nothing to scroll sideways).
+    rights = page.locator("#last-hand .show-order li, #last-hand .pot-winners li").evaluate_all(
+        "els => els.map(e => e.getBoundingClientRect().right)")
+    assert max(rights) <= 360, rights
+    assert page.evaluate("document.scrollingElement.scrollWidth") <= 360
+    shot(page, "last-hand-phone-6-seats-pt-BR-360x740")
+
+    # The results' replayer shows the same showdown: the shown cards, never another's hidden
+    # ones (the stations' mucked hands), and Bruno's own.
+    page.click("#see-results")
+    page.wait_for_selector("#review button[data-hand='1']")
+    replayed = set(page.evaluate(REPLAY_ALL, 1))
+    assert shown <= replayed, (shown, replayed)
+    assert replayed <= shown | board | own, replayed - shown - board - own
+    assert page.locator("#replayer .review-hole [data-card]").count() == 2
+    # At its last step, every hand shown at the showdown is listed with its cards.
+    assert page.locator("#replayer .review-shown li").count() == sum(
+        1 for s in showdown if s["cards"])
+    assert set(page.locator("#replayer .review-shown [data-card]").evaluate_all(
+        "els => els.map(e => e.dataset.card)")) == shown
+    shot(page, "replayer-phone-6-seats-pt-BR-360x740")
+    answer = server.api("POST", f"/api/tables/{table['table_id']}/hands", {})
+    assert cards_in(answer["hands"][0]) <= shown | board
     bruno.close()

@@ -1,6 +1,6 @@
 // The your-turn notice on the player page (issue 23): the tab's title says it (seen from
-// another tab), the phone vibrates where it can (browsers allow it once the page was touched),
-// and a short tone plays if the player turned it on in the settings ("Sound on my turn").
+// another tab), the phone vibrates where it can (browsers allow it once the page was touched)
+// unless the player turned "Vibrate on my turn" off in the settings, and a short tone plays if the player turned it on in the settings ("Sound on my turn").
 
 import { t } from "./i18n.js";
 
@@ -16,6 +16,15 @@ function soundOn() {
     return localStorage.getItem("feltro.turn-sound") === "1";
   } catch {
     return false;
+  }
+}
+
+/** Vibration is on unless the player turned it off ("Vibrate on my turn"). */
+function vibrateOn() {
+  try {
+    return localStorage.getItem("feltro.turn-vibrate") !== "0";
+  } catch {
+    return true;
   }
 }
 
@@ -40,7 +49,9 @@ function tone() {
 
 /** A new turn of the player's: vibrate and (if chosen) sound. */
 export function turnNotice() {
-  if (navigator.vibrate && navigator.userActivation?.hasBeenActive) navigator.vibrate([80, 60, 80]);
+  if (vibrateOn() && navigator.vibrate && navigator.userActivation?.hasBeenActive) {
+    navigator.vibrate([80, 60, 80]);
+  }
   if (soundOn()) {
     try {
       tone();

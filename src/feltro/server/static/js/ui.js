@@ -144,7 +144,7 @@ export function lastActionText(table, seat) {
 }
 
 /** Where seat *index* of *count* sits around an ellipse, starting at the bottom centre: far
- * enough in that a whole seat box (at most `--seat-w` wide and 21% high, feltro.css) stays on
+ * enough in that a whole seat box (at most `--seat-w` wide and `--seat-h` high, feltro.css) stays on
  * the felt, whose edge is an ellipse of radii 50% and 45% with straight sides. */
 function ovalPosition(index, count) {
   const angle = Math.PI / 2 + (2 * Math.PI * index) / count;
@@ -197,7 +197,8 @@ export function seatList(table, { you = null, skipYou = false, empty = false, no
       acting && table.timer && table.timer.seat === seat.seat ? timerBar(table, now) : null));
   });
   return h("ul", { class: "seats", "aria-label": t("web.host.seats"),
-                  style: { "--seat-w": count > 6 ? "16%" : "19%" } }, items);
+                  style: count > 6 ? { "--seat-w": "16%", "--seat-h": "16%", "--seat-font": "1.85cqh" }
+                    : { "--seat-w": "19%" } }, items);
 }
 
 // --- timer -------------------------------------------------------------------------------------
@@ -416,13 +417,15 @@ export function announceLog(heard, table, {
 
 // --- preferences and the settings dialog -------------------------------------------------------
 
-const PREFS = ["four-colour", "high-contrast", "turn-sound"];
+const PREFS = ["four-colour", "high-contrast", "turn-sound", "turn-vibrate"];
+const ON_BY_DEFAULT = ["turn-vibrate"];
 
 export function applyPrefs() {
   for (const pref of PREFS) {
-    let on = false;
+    let on = ON_BY_DEFAULT.includes(pref);
     try {
-      on = localStorage.getItem(`feltro.${pref}`) === "1";
+      const stored = localStorage.getItem(`feltro.${pref}`);
+      if (stored !== null) on = stored === "1";
     } catch { /* no storage */ }
     document.documentElement.classList.toggle(pref, on);
   }
@@ -498,6 +501,8 @@ export function mountChrome({ skipTo = "main" } = {}) {
       h("label", { for: "pref-high-contrast", "data-i18n": "web.prefs.contrast" })),
     h("p", {}, h("input", { type: "checkbox", id: "pref-turn-sound" }), " ",
       h("label", { for: "pref-turn-sound", "data-i18n": "web.prefs.turn.sound" })),
+    h("p", {}, h("input", { type: "checkbox", id: "pref-turn-vibrate" }), " ",
+      h("label", { for: "pref-turn-vibrate", "data-i18n": "web.prefs.turn.vibrate" })),
     h("h3", { "data-i18n": "web.prefs.keys" }),
     h("p", { "data-i18n": "web.act.keys" }),
     h("p", {}, h("button", { type: "button", id: "settings-close", "data-i18n": "web.prefs.close" })));
