@@ -2,9 +2,10 @@
 :class:`~feltro.remote.client.RemoteSeat` (which does all the talking to the server).
 
 Keys as in ``feltro play``: F fold (twice when checking is free), C or X check/call, 1-4 the
-quick sizes, R type an amount (Enter sends, Esc cancels), S standings, ? keys and house rules
-(after a refusal: the rule it cites), Q leave (the seat stays yours: ``feltro join`` on the same
-link comes back to it).
+quick sizes, R type an amount (Enter sends, Esc cancels), M show a hand won uncontested when
+the server offers it (P8), V show my cards at the showdown even when I lose (on/off, P8, D11),
+S standings, ? keys and house rules (after a refusal: the rule it cites), Q leave (the seat
+stays yours: ``feltro join`` on the same link comes back to it).
 """
 
 from __future__ import annotations
@@ -21,7 +22,7 @@ from textual.widgets import RichLog, Static
 
 from feltro.i18n import check_language, t
 from feltro.remote import words
-from feltro.remote.client import Phase, RemoteSeat
+from feltro.remote.client import Phase, Problem, RemoteSeat
 from feltro.tui.app import MIN_SIZE
 from feltro.tui.screens import (
     REMOTE_KEYS,
@@ -33,6 +34,7 @@ from feltro.tui.screens import (
     guard_size,
 )
 from feltro.tui.table_screen import table_widgets
+from feltro.tui.turn import show_losers_key
 
 __all__ = ["JoinApp"]
 
@@ -71,6 +73,8 @@ class JoinApp(App[str]):
         """``play``, ``amount`` (typing a total) or ``confirm_fold``."""
         self.typed = ""
         self.note: Text | None = None
+        self._seen_problem: Problem | None = None
+        """The server's refusal last drawn (a newer one replaces :attr:`note`)."""
         self.table_screen = JoinScreen()
         self._over_shown = False
         self._task: asyncio.Task[str] | None = None
@@ -141,6 +145,9 @@ class JoinApp(App[str]):
         screen.query_one("#status", Static).update(
             words.status_line(seat.phase, state, seat.name, lang))
         screen.query_one("#actions", Static).update(self._actions(state))
+        if seat.problem is not None and seat.problem is not self._seen_problem:
+            self.note = None  # a new refusal from the server outranks the last local note
+        self._seen_problem = seat.problem
         message = self.note if self.note is not None else words.problem_text(seat.problem, lang)
         warning = words.fair_warning(seat.bad_cards, lang, self.feltro)
         if warning is not None:  # a card that is not the committed one outranks everything
@@ -149,7 +156,10 @@ class JoinApp(App[str]):
         if alarm is not None:  # a failed deal check anyone reported, for the whole night
             message = alarm if warning is None else Text.assemble(warning, "\n", alarm)
         screen.query_one("#message", Static).update(message)
-        screen.query_one("#keys", Static).update(Text(t("join.keys", lang), style="dim"))
+        keys = t("join.keys", lang)
+        if state is not None and state["you"].get("role") == "player":
+            keys += " · " + show_losers_key(seat.show_losers, lang)
+        screen.query_one("#keys", Static).update(Text(keys, style="dim"))
         if seat.phase == Phase.OVER and state is not None and not self._over_shown:
             self._over_shown = True
             rule = "G4" if (state["table"].get("outcome") or {}).get("end") == "last_player" \
@@ -161,6 +171,8 @@ class JoinApp(App[str]):
             self.mode = "ended"
 
     def _actions(self, state: dict[str, Any] | None) -> Text:
+        if state is not None and self.seat.may_show:
+            return Text(t("tui.show.key_hint", self.lang), style="bold")
         if state is None or self.seat.legal is None:
             return Text("")
         legal = self.seat.legal
@@ -199,7 +211,24 @@ class JoinApp(App[str]):
         if self.mode == "ended" and key in ("enter", "escape"):
             self.exit(self.seat.phase)
             return
+        if key == "m" and self.seat.may_show:
+            self.note = None
+            asyncio.get_running_loop().create_task(self.seat.show())
+            return
+        if key == "v" and self.seat.state is not None \
+                and self.seat.state["you"].get("role") == "player":
+            self._toggle_show_losers()
+            return
         self._play_key(key)
+
+    def _toggle_show_losers(self) -> None:
+        """V: the server keeps the choice (``show_losers``, P8, D11); the keys line shows it
+        once the next state says so, a refusal shows as words."""
+        on = not self.seat.show_losers
+        asyncio.get_running_loop().create_task(self.seat.choose_show_losers(on))
+        key = "tui.show_losers.now_on" if on else "tui.show_losers.now_off"
+        self.note = Text(t(key, self.lang), style="bold green")
+        self.refresh_all()
 
     def _help_terms(self) -> HelpTerms:
         """This table's stack and blinds, and the keys a remote seat has."""

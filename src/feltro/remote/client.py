@@ -166,6 +166,33 @@ class RemoteSeat:
         await self._send(message)
         return True
 
+    @property
+    def may_show(self) -> bool:
+        """Whether the server offers to show the hand this seat won uncontested (P8,
+        ``you.may_show``)."""
+        return self.state is not None and bool(self.state["you"].get("may_show"))
+
+    @property
+    def show_losers(self) -> bool:
+        """Whether this seat chose to show its cards at the showdown even when it loses (P8,
+        D11, ``you.show_losers``), as the server keeps it."""
+        return self.state is not None and bool(self.state["you"].get("show_losers"))
+
+    async def show(self) -> bool:
+        """Show the hand this seat won uncontested (``show``, P8) when the server offers it;
+        ``False`` when it does not (nothing sent). A refusal comes back as :attr:`problem`."""
+        if not self.may_show:
+            return False
+        self.problem = None
+        await self.send("show")
+        return True
+
+    async def choose_show_losers(self, on: bool) -> None:
+        """Show this seat's cards at the showdown even when it loses (*on*), or muck such a
+        hand (the default), from the next deal (``show_losers``, P8, D11)."""
+        self.problem = None
+        await self.send("show_losers", on=on)
+
     async def send(self, kind: str, **fields: Any) -> None:
         """Send another message (``away``, ``back``, ``set_lang``...)."""
         self._ids += 1

@@ -96,10 +96,12 @@ class LogScreen(_Panel):
             lambda: self.query_one(".panel-body", VerticalScroll).scroll_end(animate=False))
 
 
-_HELP_KEYS = ("fold", "check_call", "sizes", "amount", "next", "standings", "log", "quit")
+_HELP_KEYS = ("fold", "check_call", "sizes", "amount", "next", "show", "show_losers",
+              "standings", "log", "quit")
 """The keys of the terminal game, as the help panel lists them (``help.<key>``)."""
 
-REMOTE_KEYS = ("fold", "check_call", "sizes", "amount", "standings", "leave_seat")
+REMOTE_KEYS = ("fold", "check_call", "sizes", "amount", "show", "show_losers", "standings",
+               "leave_seat")
 """The keys of a seat played from afar (``feltro join``): no next hand, log or ending."""
 
 

@@ -12,8 +12,9 @@ Keyboard only. The screen is in one of a few modes:
   shows the cards of a person who won the hand uncontested (P8);
 * ``privacy``: hot seat, waiting behind the privacy screen.
 
-S standings, L the whole hand log, ? help and the house rules (at the rule a refusal cites)
-and Q quit work in every mode.
+S standings, L the whole hand log, ? help and the house rules (at the rule a refusal cites),
+V show my cards at the showdown even when I lose (on/off, from the next deal; P8, D11: kept in
+the series log) and Q quit work in every mode.
 """
 
 from __future__ import annotations
@@ -280,6 +281,8 @@ class TableScreen(Screen[None]):
         elif key == "r" and self.mode not in ("act", "confirm_fold") \
                 and self._reentry_seat() is not None:  # R raises in a turn
             self._reenter()
+        elif key == "v" and self._chooser() is not None:
+            self._toggle_show_losers()
         elif key == "j" and late_seat_free(self.session, self.play_app.now()):
             self.play_app.show(LateNameScreen(self.lang), self._late_named)
         elif self.mode == "confirm_fold":
@@ -303,6 +306,23 @@ class TableScreen(Screen[None]):
                 self.advance()
             else:
                 self._continue()
+
+    def _chooser(self) -> int | None:
+        """The person whose choices the keyboard makes now: the one whose cards are on
+        screen (hot seat: nobody, behind the privacy screen)."""
+        return self.viewer if self.viewer in self.session.humans else None
+
+    def _toggle_show_losers(self) -> None:
+        """V: show my cards at the showdown even when I lose, or muck such a hand (the
+        default), from the next deal (P8, D11); the seated series' own choice, so the durable
+        log keeps it for a resumed series."""
+        seat = self._chooser()
+        assert seat is not None
+        on = seat not in self.session.series.show_losers
+        self.session.set_show_losers(seat, on)
+        key = "tui.show_losers.now_on" if on else "tui.show_losers.now_off"
+        self.message = Text(t(key, self.lang), style="bold green")
+        self.refresh_all()
 
     def _reentry_seat(self) -> int | None:
         return reentry_seat(self.session, self.play_app.now())
@@ -476,6 +496,9 @@ class TableScreen(Screen[None]):
         keys = turn.keys_line(self.mode, self._spectating(), self.fast_forward, lang)
         if late_seat_free(session, self.play_app.now()):
             keys.append(" · " + t("entries.late_hint", lang))
+        chooser = self._chooser()
+        if chooser is not None and not self._spectating():
+            keys.append(" · " + turn.show_losers_key(chooser in session.series.show_losers, lang))
         self.query_one("#keys", Static).update(keys)
 
 def _at_showdown(session: Session) -> int:

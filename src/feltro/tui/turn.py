@@ -27,6 +27,7 @@ __all__ = [
     "keys_line",
     "known_rules",
     "rule_of",
+    "show_losers_key",
     "standing_reason",
     "standing_rule",
     "status_line",
@@ -174,3 +175,9 @@ def keys_line(mode: str, spectating: bool, fast_forward: bool, lang: str) -> Tex
     if mode in ("bots", "hand_over") and spectating and not fast_forward:
         keys = t("keys.fast_forward", lang) + " · " + keys
     return Text(keys, style="dim")
+
+
+def show_losers_key(on: bool, lang: str) -> str:
+    """The V key and where the choice stands: show my cards at the showdown even when I lose
+    (P8, D11). The terminal game and ``feltro join`` say it alike."""
+    return t("tui.show_losers.key_on" if on else "tui.show_losers.key_off", lang)
