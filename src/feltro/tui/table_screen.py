@@ -29,7 +29,7 @@ from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
 from textual.widgets import RichLog, Static
 
-from feltro.actions import CALL, CHECK, FOLD, Action, Raise
+from feltro.actions import FOLD, Action, Raise
 from feltro.errors import IllegalActionError
 from feltro.hand import SeatView
 from feltro.i18n import refusal_words, t
@@ -52,15 +52,13 @@ from feltro.tui.screens import (
     ShowdownScreen,
     StandingsScreen,
 )
-from feltro.tui.text import AmountError, parse_amount, raise_sizes, refusal
+from feltro.tui.text import AmountError, parse_amount
 
 if TYPE_CHECKING:
     from feltro.session import Session
     from feltro.tui.app import PlayApp
 
 __all__ = ["TableScreen"]
-
-_SIZE_KEYS = {"1": "min", "2": "half_pot", "3": "pot", "4": "all_in"}
 
 
 
@@ -367,37 +365,19 @@ class TableScreen(Screen[None]):
         return not any(self.session.series.stacks.get(s, 0) for s in self.session.humans)
 
     def _action_key(self, key: str) -> None:
-        legal = self.session.legal()
         view = self._my_view()
         if view is None:
             return
-        if key in self._keys_for("fold"):
-            if legal.can_check:
-                self.mode = "confirm_fold"
-                self.message = Text(t("act.confirm_fold", self.lang), style="yellow")
-                self.refresh_all()
-                return
-            self._play(FOLD)
-        elif key in self._keys_for("passive") or (key in ("x", "k") and legal.can_check):
-            self._play(CHECK if legal.can_check else CALL)
-        elif key in ("x", "k"):
-            self._refuse(refusal("check", legal, self.lang), turn.rule_of(legal, "check"))
-        elif key in _SIZE_KEYS or key in self._keys_for("amount"):
-            if not legal.can_raise:
-                self._refuse(refusal("raise", legal, self.lang), turn.rule_of(legal, "raise"))
-                return
-            if key not in _SIZE_KEYS:
-                self.mode = "amount"
-                self.typed = ""
-                self.message = None
-                self.refresh_all()
-                return
-            sizes = dict(raise_sizes(view, legal))
-            amount = sizes.get(_SIZE_KEYS[key])
-            if amount is None:
-                self._refuse(t("act.size_unavailable", self.lang))
-                return
-            self._play(Raise(amount))
+        answer = turn.answer_key(key, self.session.legal(), view, self.lang)
+        if isinstance(answer, Action):
+            self._play(answer)
+        elif isinstance(answer, turn.Refused):
+            self._refuse(answer.reason, answer.rule)
+        elif answer is not None:  # a fold when checking is free asks first; R types an amount
+            self.mode, self.typed = answer, ""
+            self.message = (Text(t("act.confirm_fold", self.lang), style="yellow")
+                            if answer == "confirm_fold" else None)
+            self.refresh_all()
 
     def _amount_key(self, event: events.Key) -> None:
         key = event.key

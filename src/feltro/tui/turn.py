@@ -8,10 +8,13 @@ view, in the chosen language; the screen only lays them out.
 from __future__ import annotations
 
 import functools
+from dataclasses import dataclass
+from typing import Literal
 
 from rich.console import Group
 from rich.text import Text
 
+from feltro.actions import CALL, CHECK, FOLD, Action, Raise
 from feltro.courtesy import may_show
 from feltro.hand import LegalActions, SeatView
 from feltro.i18n import t
@@ -21,7 +24,9 @@ from feltro.tui.text import refusal
 
 __all__ = [
     "TURN_MODES",
+    "Refused",
     "action_lines",
+    "answer_key",
     "key_label",
     "keys_for",
     "keys_line",
@@ -35,6 +40,38 @@ __all__ = [
 
 TURN_MODES = frozenset({"act", "amount", "confirm_fold"})
 """The screen's modes in which a person is to act."""
+
+SIZE_KEYS = {"1": "min", "2": "half_pot", "3": "pot", "4": "all_in"}
+"""The quick sizes' keys (minimum, half pot, pot, all-in)."""
+
+
+@dataclass(frozen=True)
+class Refused:
+    """A key the rules refuse now: the words, and the rule they cite (as data)."""
+
+    reason: str | None
+    rule: str | None = None
+
+
+def answer_key(key: str, legal: LegalActions, view: SeatView, lang: str
+               ) -> Action | Refused | Literal["confirm_fold", "amount"] | None:
+    """What *key*, pressed by the person to act, asks for: an action to play, a refusal, the
+    fold's confirmation (folding when checking is free, B3 allows it), typing an amount, or
+    nothing (not a turn key)."""
+    if key in keys_for("fold", lang):
+        return "confirm_fold" if legal.can_check else FOLD
+    if key in keys_for("passive", lang) or (key in ("x", "k") and legal.can_check):
+        return CHECK if legal.can_check else CALL
+    if key in ("x", "k"):
+        return Refused(refusal("check", legal, lang), rule_of(legal, "check"))
+    if key not in SIZE_KEYS and key not in keys_for("amount", lang):
+        return None
+    if not legal.can_raise:
+        return Refused(refusal("raise", legal, lang), rule_of(legal, "raise"))
+    if key not in SIZE_KEYS:
+        return "amount"
+    amount = dict(raise_sizes(view, legal)).get(SIZE_KEYS[key])
+    return Refused(t("act.size_unavailable", lang)) if amount is None else Raise(amount)
 
 
 def keys_for(action: str, lang: str) -> frozenset[str]:
