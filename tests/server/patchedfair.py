@@ -1,8 +1,8 @@
-"""Patched servers for the live-check tests (issue 21): a server that deals a hole card off
-the position the dealing rule gives (RULES D4), and one that drops every ``fair_alarm`` a
-device sends (it answers ``ack`` and records nothing). Each takes a ``setattr``: pytest's
-``monkeypatch.setattr`` in a test process, the builtin in a server process started for the
-browser tests (``tests/web/serve.py --patch``)."""
+"""Patched servers for the live-check tests (issue 21): one that deals a hole card off the
+position the dealing rule gives (RULES D4), one that drops every ``fair_alarm`` a device sends
+(it answers ``ack`` and records nothing), one that refuses every seal. Each takes a
+``setattr``: pytest's ``monkeypatch.setattr`` in a test process, the builtin in a server
+process started for the browser tests (``tests/web/serve.py PORT DATA PATCH``)."""
 
 from __future__ import annotations
 
@@ -12,6 +12,7 @@ from typing import Any
 from feltro.cards import Deck
 from feltro.server import fairplay
 from feltro.server.fairplay import FairPlay
+from feltro.server.protocol import ErrorCode
 
 OFF = 40  # a deck position no card of a 3-player hand comes from
 
@@ -53,6 +54,18 @@ def drop_alarms(patch: Patch) -> None:
     patch(FairPlay, "alarm_record", lambda self, *args, **kwargs: None)
 
 
+def refuse_seals(patch: Patch) -> None:
+    """Every seal is refused as come too late (``refusal.D1.seals-closed``): no device's
+    randomness is used, and each device is told why."""
+    def take(self: FairPlay, hand: int, seat: int, *, value: bytes | None,
+             seal: bytes | None) -> None:
+        raise fairplay._refused(ErrorCode.NOT_NOW, "seals-closed",
+                                f"hand {hand}: the seals are closed", hand=hand)
+
+    patch(FairPlay, "take", take)
+
+
 PATCHES: dict[str, Callable[[Patch], None]] = {"off-positions": deal_off_positions,
-                                               "drop-alarms": drop_alarms}
+                                               "drop-alarms": drop_alarms,
+                                               "refuse-seals": refuse_seals}
 """By name, for ``tests/web/serve.py --patch NAME``."""

@@ -2,7 +2,8 @@
 whether or not the server passes it on: against a patched server that deals a hole card off
 the position the dealing rule gives (RULES D4; its proofs are off from hand 1) AND drops every
 ``fair_alarm``, the victim's
-phone still shows the alarm, while the night's record and the other phones say nothing."""
+phone still shows the alarm, while the night's record and the other phones say nothing. And a
+seal the server refuses is shown on the phone with its reason (``refusal.D1.*``)."""
 
 from __future__ import annotations
 
@@ -17,15 +18,25 @@ from browserkit import Server
 from flows import host_page, join, play_until, seat_players, start_game
 
 
-@pytest.fixture
-def cheating(tmp_path: Path) -> Iterator[Server]:
-    """A server that deals hand 2 off the committed positions and drops every alarm."""
-    srv = Server(tmp_path / "data", patches=("off-positions", "drop-alarms"))
+def _patched(data: Path, *patches: str) -> Iterator[Server]:
+    srv = Server(data, patches=patches)
     srv.start()
     try:
         yield srv
     finally:
         srv.stop()
+
+
+@pytest.fixture
+def cheating(tmp_path: Path) -> Iterator[Server]:
+    """A server that deals off the committed positions and drops every alarm."""
+    yield from _patched(tmp_path / "data", "off-positions", "drop-alarms")
+
+
+@pytest.fixture
+def refusing(tmp_path: Path) -> Iterator[Server]:
+    """A server that refuses every seal (``refusal.D1.seals-closed``)."""
+    yield from _patched(tmp_path / "data", "refuse-seals")
 
 
 def test_the_victims_phone_shows_its_own_alarm_when_the_server_drops_it_D4(
@@ -54,6 +65,25 @@ def test_the_victims_phone_shows_its_own_alarm_when_the_server_drops_it_D4(
     assert all(not f["table"]["fair"]["alarms"] for f in victims[0].frames.states()
                if f["table"].get("fair"))
     for phone in phones:
+        assert not phone.errors, phone.errors
+        phone.close()
+    assert not host_errors, host_errors
+
+
+def test_a_refused_seal_is_shown_on_the_phone_with_its_reason_D1(
+        chromium: Any, refusing: Server) -> None:
+    table = refusing.create_table(seats=2, between_hands_seconds=30)
+    host, _frames, host_errors = host_page(chromium, refusing, table)
+    ana = join(chromium, refusing, table, "Ana", lang="pt-PT")
+    bruno = join(chromium, refusing, table, "Bruno")
+    seat_players(host, ["Ana", "Bruno"])
+    start_game(host)
+    ana.page.locator("#toast", has_text=re.compile(
+        r"Os selos da mão \d+ fecharam .*\(D1\)")).wait_for(timeout=15_000)
+    bruno.page.locator("#toast", has_text=re.compile(
+        r"The seals for hand \d+ closed before this device's arrived.*\(D1\)")).wait_for(
+            timeout=15_000)
+    for phone in (ana, bruno):
         assert not phone.errors, phone.errors
         phone.close()
     assert not host_errors, host_errors
