@@ -9,45 +9,17 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from patchedfair import deal_off_positions
 from srvkit import Frame, Harness, Phone, passive, seat_table, wait_legal
 
-from feltro.cards import Deck
 from feltro.fairness import hole_indices
 from feltro.remote.fairplay import Contributor, DealChecker, bad_cards
-from feltro.server import fairplay
 from feltro.server.fairplay import FairPlay
-
-OFF = 40  # a deck position no card of a 3-player hand comes from
 
 
 def _off_position_dealer(monkeypatch: pytest.MonkeyPatch) -> None:
-    """From hand 2 on, the first hole card of hand position 0 comes from deck position 40
-    (the deck the engine gets has those two cards swapped), and the server reports where it
-    really came from: the card matches its commitment, only its position is wrong."""
-    source = FairPlay.deck_source
-
-    def deck_source(self: FairPlay, seed: int) -> Any:
-        deal = source(self, seed)
-
-        def patched(hand: int) -> Deck:
-            cards = list(deal(hand))
-            if hand >= 2:
-                cards[0], cards[OFF] = cards[OFF], cards[0]
-            return Deck(cards)
-        return patched
-
-    dealt, holes = FairPlay._dealt, fairplay.hole_indices
-
-    def seen(self: FairPlay, hand: Any, number: int) -> dict[int, int]:
-        cards = dict(dealt(self, hand, number))
-        if number >= 2 and 0 in cards:
-            cards[OFF] = cards.pop(0)  # where that card really is in the committed deck
-        return cards
-
-    monkeypatch.setattr(FairPlay, "deck_source", deck_source)
-    monkeypatch.setattr(FairPlay, "_dealt", seen)
-    monkeypatch.setattr(fairplay, "hole_indices",
-                        lambda n, p: (OFF, n) if p == 0 else holes(n, p))
+    """Deals the first hole card of hand position 0 off its position from hand 2 on."""
+    deal_off_positions(monkeypatch.setattr)
 
 
 def _value_dropping_server(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -63,6 +63,8 @@ class Server:
     port: int = field(default_factory=free_port)
     process: subprocess.Popen[bytes] | None = None
     log: Path | None = None
+    patches: tuple[str, ...] = ()
+    """Patched servers of ``tests/server/patchedfair.py`` to run (``serve.py``'s PATCH)."""
 
     @property
     def url(self) -> str:
@@ -73,7 +75,7 @@ class Server:
         env = {**os.environ, "PYTHONUNBUFFERED": "1"}
         with self.log.open("wb") as out:
             self.process = subprocess.Popen(
-                [sys.executable, str(SERVE), str(self.port), str(self.data)],
+                [sys.executable, str(SERVE), str(self.port), str(self.data), *self.patches],
                 stdout=out, stderr=subprocess.STDOUT, env=env, cwd=ROOT)
         deadline = time.monotonic() + 20
         while time.monotonic() < deadline:

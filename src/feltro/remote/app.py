@@ -152,8 +152,8 @@ class JoinApp(App[str]):
         warning = words.fair_warning(seat.bad_cards, lang, self.feltro)
         if warning is not None:  # a card that is not the committed one outranks everything
             message = warning
-        alarm = words.fair_alarm_line(state, lang)
-        if alarm is not None:  # a failed deal check anyone reported, for the whole night
+        alarm = words.fair_alarm_line(state, lang, seat.alarms)
+        if alarm is not None:  # a failed deal check anyone reported or this one saw
             message = alarm if warning is None else Text.assemble(warning, "\n", alarm)
         screen.query_one("#message", Static).update(message)
         keys = t("join.keys", lang)

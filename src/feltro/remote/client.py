@@ -110,6 +110,10 @@ class RemoteSeat:
         self.checker = DealChecker()
         """This terminal's own check of every deal (its fingerprint is the one shown)."""
         self._alarmed: set[tuple[int, str]] = set()
+        self.alarms: list[dict[str, Any]] = []
+        """The failed deal checks this terminal computed itself (``hand``, ``seat``,
+        ``check``), shown on its screen for the whole night whether or not the server passes
+        them on (``table.fair.alarms``)."""
         self.bad_cards: dict[int, list[str]] = {}
         """Verifiable shuffle: by hand, the cards seen that do not match the commitments."""
         self._version = -1
@@ -362,6 +366,9 @@ class RemoteSeat:
         for check in sorted(self.checker.check(frame, self._contributor)):
             assert hand is not None  # a failed check is about the hand on screen
             key = (int(hand["number"]), check)
+            alarm = {"hand": key[0], "seat": frame["you"].get("seat"), "check": check}
+            if alarm not in self.alarms:  # on this screen at once, however the server answers
+                self.alarms.append(alarm)
             if key not in self._alarmed and self._ws is not None:  # told to everyone
                 self._alarmed.add(key)
                 asyncio.get_running_loop().create_task(self._send(

@@ -96,14 +96,23 @@ def fair_warning(bad: dict[int, list[str]], lang: str, feltro: str = "feltro") -
                 style="bold white on red")
 
 
-def fair_alarm_line(state: Frame | None, lang: str) -> Text | None:
-    """The failed deal checks the players' devices reported (``table.fair.alarms``): they
-    stay on every screen for the whole night."""
-    alarms = ((state or {}).get("table", {}).get("fair") or {}).get("alarms") or []
+def fair_alarm_line(state: Frame | None, lang: str,
+                    own: Sequence[Frame] = ()) -> Text | None:
+    """The failed deal checks the players' devices reported (``table.fair.alarms``) and the
+    ones this terminal computed itself (*own*, marked when the table's record lacks them: a
+    server that drops them cannot hide them from this screen); they stay for the whole
+    night."""
+    recorded = ((state or {}).get("table", {}).get("fair") or {}).get("alarms") or []
+    keys = [(a["hand"], a["seat"], a["check"]) for a in recorded]
+    alarms = [(a, False) for a in recorded] + [
+        (a, True) for a in own if (a["hand"], a["seat"], a["check"]) not in keys]
     if not alarms:
         return None
+    alarms.sort(key=lambda pair: int(pair[0]["hand"]))
     lines = [t("fair_alarm.line", lang, hand=a["hand"], seat=a["seat"],
-               what=t(f"fair_alarm.check.{a['check']}", lang)) for a in alarms[-3:]]
+               what=t(f"fair_alarm.check.{a['check']}", lang))
+             + (" " + t("fair_alarm.unrecorded", lang) if unrecorded else "")
+             for a, unrecorded in alarms[-3:]]
     return Text("\n".join([t("fair_alarm.title", lang, count=len(alarms)), *lines]),
                 style="bold white on red")
 

@@ -144,13 +144,34 @@ export function computedFingerprint() {
   return fingerprint(fromHex(links.get(Math.max(...links.keys()))));
 }
 
-/** The failed deal checks anyone's device reported this night (table.fair.alarms), as a
- * banner that stays for the whole night; null when there are none. */
+const own = []; // the failed deal checks this page computed itself ({hand, seat, check})
+
+function sameAlarm(a, b) {
+  return a.hand === b.hand && a.seat === b.seat && a.check === b.check;
+}
+
+/** Keeps a failed check of the deal this page computed itself: alarmsView shows it at once
+ * and for the rest of the night, whether or not the server passes it on. Returns false for
+ * one already kept. */
+export function noteAlarm(alarm) {
+  if (own.some((a) => sameAlarm(a, alarm))) return false;
+  own.push({ hand: alarm.hand, seat: alarm.seat, check: alarm.check });
+  return true;
+}
+
+/** The failed deal checks anyone's device reported this night (table.fair.alarms) and the
+ * ones this page computed itself (noteAlarm; marked when the night's record lacks them: a
+ * server that drops them cannot hide them from this screen), each once, as a banner that
+ * stays for the whole night; null when there are none. */
 export function alarmsView(table) {
-  const alarms = (table.fair && table.fair.alarms) || [];
+  const recorded = (table.fair && table.fair.alarms) || [];
+  const alarms = [...recorded.map((a) => [a, false]),
+    ...own.filter((a) => !recorded.some((r) => sameAlarm(r, a))).map((a) => [a, true])]
+    .sort((x, y) => x[0].hand - y[0].hand);
   if (!alarms.length) return null;
   return h("div", { class: "warn", id: "fair-alarms", role: "alert" },
     h("p", {}, h("strong", {}, t("fair_alarm.title", { count: alarms.length }))),
-    ...alarms.slice(-5).map((a) => h("p", {}, t("fair_alarm.line", {
-      hand: a.hand, seat: a.seat, what: t(`fair_alarm.check.${a.check}`) }))));
+    ...alarms.slice(-5).map(([a, unrecorded]) => h("p", unrecorded ? { "data-own": "1" } : {},
+      t("fair_alarm.line", { hand: a.hand, seat: a.seat, what: t(`fair_alarm.check.${a.check}`) }),
+      unrecorded ? ` ${t("fair_alarm.unrecorded")}` : "")));
 }

@@ -11,7 +11,9 @@ import {
 import { resultsView } from "./results.js";
 import { levelText } from "./levels.js";
 import { waitingText } from "./entries.js";
-import { alarmsView, badCards, contributeIfDue, dealProblems, forgetSent } from "./fairclient.js";
+import {
+  alarmsView, badCards, contributeIfDue, dealProblems, forgetSent, noteAlarm,
+} from "./fairclient.js";
 import { renderNightOver } from "./lasthand.js";
 import { turnNotice, turnTitle } from "./turnnotice.js";
 import { seatGoneView } from "./seatgone.js";
@@ -94,7 +96,10 @@ function onMessage(msg) {
 function checkFairness(state) {
   contributeIfDue(state, app.link).then(() => dealProblems(state)).then((failed) => {
     const number = state.table.hand && state.table.hand.number;
-    for (const check of failed || []) { // a failed check is told to every screen at once
+    const checks = [...(failed || [])];
+    // On this screen at once and all night, whatever the server does with the message ...
+    if (checks.filter((check) => noteAlarm({ hand: number, seat: state.you.seat, check })).length) render();
+    for (const check of checks) { // ... and told to every screen
       const id = `alarm-${number}-${check}`;
       if (app.alarmed.has(id)) continue;
       app.alarmed.add(id);
