@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from browserkit import Server, new_context, wait_until
-from flows import host_page, join, seat_players, start_game, watch_errors
+from flows import host_page, join, seat_players, start_game, table_screen, watch_errors
 
 
 def test_levels_from_the_create_form_to_the_tv_G7(chromium: Any, server: Server) -> None:
@@ -68,6 +68,11 @@ def test_phones_show_the_level_its_countdown_and_each_hands_level_en_pt_br_G7(
     before = countdown.inner_text()
     wait_until(lambda: countdown.inner_text() != before, timeout=5, what="the countdown to run")
     assert countdown.inner_text().startswith("Level 1: 1/2 · next 2/4 ante 1 in 4:")
+    # The TV names the hand's level until its first action, with the level's countdown.
+    tv = table_screen(chromium, server, table)
+    wait_until(lambda: tv.locator(".last-action").inner_text() == "Hand 1 is at level 1: 1/2",
+               what="the hand's level on the TV")
+    assert "Level 1: 1/2 · next 2/4 ante 1 in 4:" in tv.locator(".hand-info").inner_text()
     # The host's log names the level too; the phones raised no error.
     wait_until(lambda: "Hand 1 is at level 1: 1/2" in host.locator("#host-log").inner_text(),
                what="the host's log")
