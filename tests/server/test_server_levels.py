@@ -45,10 +45,16 @@ def test_every_hand_carries_the_level_it_was_dealt_at_G7(tmp_path: Path) -> None
         return bool(table["status"] == "over")
 
     with harness_at(tmp_path / "data", clock=FakeClock()) as h:
-        _, host, players = seat_table(h, ["Ana"], bots=("station", "station"),
-                                      levels="turbo", level_length=2, antes_from=2,
-                                      max_hands=5)
+        created, host, players = seat_table(h, ["Ana"], bots=("station", "station"),
+                                            levels="turbo", level_length=2, antes_from=2,
+                                            max_hands=5)
         drive(host, players, passive, note)
+        reviewed = h.client.post(f"/api/tables/{created['table_id']}/hands", json={}).json()
+    # The hands to review (issue 23) carry each hand's level as well.
+    assert {hand["number"]: hand["level"]["level"] for hand in reviewed["hands"]} == {
+        1: 1, 2: 1, 3: 2, 4: 2, 5: 3}
+    assert reviewed["hands"][2]["level"]["blinds"] == {"small_blind": 2, "big_blind": 4,
+                                                       "ante": 1}
     assert seen == {1: {(1, 1, 2, 0)}, 2: {(1, 1, 2, 0)}, 3: {(2, 2, 4, 1)},
                     4: {(2, 2, 4, 1)}, 5: {(3, 5, 10, 1)}}
 
