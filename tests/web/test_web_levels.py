@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from browserkit import Server, new_context, wait_until
-from flows import host_page, join, seat_players, start_game, table_screen, watch_errors
+from flows import add_bots, host_page, join, seat_players, start_game, table_screen, watch_errors
 
 
 def test_levels_from_the_create_form_to_the_tv_G7(chromium: Any, server: Server) -> None:
@@ -77,3 +77,25 @@ def test_phones_show_the_level_its_countdown_and_each_hands_level_en_pt_br_G7(
     wait_until(lambda: "Hand 1 is at level 1: 1/2" in host.locator("#host-log").inner_text(),
                what="the host's log")
     assert host_errors + kate.errors + thiago.errors == []
+
+
+def test_the_replayer_names_each_hands_level_G7(chromium: Any, server: Server) -> None:
+    """The night's hands to review (issue 23): hand 2 of a table whose level changes every
+    hand is replayed with its own level, in the reader's language."""
+    table = server.create_table(seats=2, levels="1/2, 2/4/1, 3/6", level_length=1,
+                                max_hands=3)
+    host, _, errors = host_page(chromium, server, table)
+    add_bots(host, ["Robo", "Rita"])
+    start_game(host)
+    wait_until(lambda: server.api("GET", f"/api/tables/{table['table_id']}")["status"]
+               == "over", timeout=60, what="the night over")
+    for lang, line in (("en", "Hand 2 is at level 2: 2/4 ante 1"),
+                       ("pt-BR", "A mão 2 é do nível 2: 2/4 ante 1")):
+        screen = table_screen(chromium, server, table, lang=lang)  # the night's results
+        screen.wait_for_selector("#see-results, #review")
+        if screen.locator("#see-results").count():
+            screen.click("#see-results")
+        screen.click("#review button[data-hand='2']")
+        screen.wait_for_selector("#replayer[data-hand='2']")
+        assert screen.locator("#replayer .review-log li").first.inner_text() == line
+    assert errors == []
