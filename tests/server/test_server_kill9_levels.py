@@ -1,6 +1,6 @@
-"""``kill -9`` on a real server process in the middle of a blind-level change (G7) and of a
-re-entry (G8): the table resumes exactly, at the same level, with the same re-entries and the
-same promise of the hand the player is dealt in at (D8).
+"""``kill -9`` on a real server process in the middle of a blind-level change (G7), of a
+re-entry (G8) and of a late seat (G9): the table resumes exactly, at the same level, with the
+same re-entries and players, and the same promise of the hand a player is dealt in at (D8).
 
 The core's own crash tests (``tests/test_levels_crash.py``, ``tests/test_entries_crash.py``)
 cut the series log at every write; these kill the whole server and check what the phones see.
@@ -244,3 +244,39 @@ def test_kill9_while_a_reentry_is_asked_is_all_or_nothing_G8(
     table_chips = sum(r["stack"] for r in resumed["table"]["standings"])
     assert table_chips == expected, resumed["table"]["standings"]
     assert all(sum(h["stacks"].values()) in (16, 20) for h in chips)
+
+
+def test_kill9_right_after_a_late_seat_keeps_the_player_and_their_big_blind_G9_D8(
+        live: ServerProcess, closing: ExitStack) -> None:
+    """A late player is seated (the host accepts) while three bots play; the server is killed
+    before they are dealt in: after the restart their phone is theirs again, the seat and name
+    are kept, and they are dealt in at the hand promised before (D8)."""
+    created, host = host_of(live, seats=4, reentries=1, reentry_minutes=120, late_seats=True,
+                            between_hands_seconds=1)
+    closing.callback(host.close)
+    table_id = created["table_id"]
+    for _ in range(3):
+        host.send(type="add_bot", kind="station", id="bot")
+    host.send(type="start", id="start")
+    host.until(lambda f: f["type"] == "state" and f["table"]["hand"] is not None)
+    seat, phone = seat_phone(live, table_id, host, "Zé")
+    closing.callback(phone.close)
+    after = host.until(lambda f: f["type"] == "state"
+                       and str(seat) in ((f["table"]["entries"] or {}).get("waiting") or {}))
+    promised = after["table"]["entries"]["waiting"][str(seat)]["hand"]
+
+    _restart(live)
+
+    again = phone.until(lambda f: f["type"] == "welcome", timeout=30)
+    assert again["seat"] == seat  # the seat token still holds
+    resumed = phone.until(lambda f: f["type"] == "state")
+    line = next(s for s in resumed["table"]["seats"] if s["seat"] == seat)
+    assert (line["occupied"], line["name"]) == (True, "Zé")
+    waiting = resumed["table"]["entries"]["waiting"].get(str(seat))
+    if waiting is not None:  # not dealt in yet: the same promise (D8)
+        assert waiting["hand"] == promised
+    # Dealt in at the promised hand (the game then waits for them: nobody acts for them).
+    dealt = phone.current(lambda f: f["type"] == "state" and f["table"]["hand"] is not None
+                          and f["table"]["hand"]["number"] >= promised, timeout=60)
+    assert dealt["table"]["hand"]["number"] == promised
+    assert dealt["you"]["hole"], dealt["you"]
