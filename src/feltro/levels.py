@@ -74,6 +74,10 @@ class Level:
     def __str__(self) -> str:
         return f"{self.small_blind}/{self.big_blind}" + (f"/{self.ante}" if self.ante else "")
 
+    def to_dict(self) -> dict[str, int]:
+        """JSON-ready: ``{"small_blind", "big_blind", "ante"}``."""
+        return _level_dict(self)
+
 
 def _ladder(*pairs: tuple[int, int]) -> tuple[Level, ...]:
     """Levels from (small, big) pairs; the ante, where antes are paid, is an eighth of the big

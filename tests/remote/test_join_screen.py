@@ -192,3 +192,15 @@ def test_a_remote_seat_shows_the_blind_level_and_words_its_blinds_by_it_G7() -> 
     lines = [line.plain for line in words.log_lines(state, "en")]
     assert any("small blind 5" in line for line in lines), lines
     assert any("big blind 10" in line for line in lines), lines
+
+
+def test_a_remote_seats_log_opens_with_the_hands_level_G7() -> None:
+    state = state_facing_a_bet()
+    hand = state["table"]["hand"]
+    fixed = [line.plain for line in words.log_lines(state, "en")]
+    assert not any("level" in line for line in fixed), fixed  # fixed blinds: as before (G5)
+    hand["level"] = {"level": 3, "blinds": {"small_blind": 5, "big_blind": 10, "ante": 1}}
+    for lang, line in (("en", "Hand 3 is at level 3: 5/10 ante 1"),
+                       ("pt-BR", "A mão 3 é do nível 3: 5/10 ante 1")):
+        lines = [text.plain for text in words.log_lines(state, lang)]
+        assert lines[1] == line, lines

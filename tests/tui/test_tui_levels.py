@@ -16,7 +16,7 @@ from feltro.entries import ReentryRule
 from feltro.levels import BlindSchedule
 from feltro.tui.app import PlayApp
 from feltro.tui.datadir import SeriesFolder
-from feltro.tui.render import header_line
+from feltro.tui.render import hand_log, header_line
 from playkit import english_data_folder, patch_full_screen
 
 runner = CliRunner()
@@ -192,3 +192,42 @@ def test_play_with_late_seats_resumes_with_the_late_player_G9(
     assert again.exit_code == 0, again.output
     assert apps[1].session.players[4] == late
     assert apps[1].session.series.players[4] == "Zé"
+
+
+def _play_hand(session: Any) -> None:
+    session.next_hand(NOW)
+    while session.in_hand:
+        if session.bot_to_act:
+            session.bot_act()
+        else:
+            session.act(1, session.legal().passive)
+
+
+def test_each_hands_log_opens_with_its_level_G7() -> None:
+    schedule = BlindSchedule.ready("turbo", length=2, ante_from=2)
+    session = make_session(bots=("station", "station"), levels=schedule)
+    seen: dict[int, tuple[str, str]] = {}
+    for _ in range(3):
+        _play_hand(session)
+        seen[session.hand_number] = (plain(hand_log(session, "en")[1], width=200).strip(),
+                                     plain(hand_log(session, "pt-BR")[1], width=200).strip())
+    assert seen == {1: ("Hand 1 is at level 1: 1/2", "A mão 1 é do nível 1: 1/2"),
+                    2: ("Hand 2 is at level 1: 1/2", "A mão 2 é do nível 1: 1/2"),
+                    3: ("Hand 3 is at level 2: 2/4 ante 1", "A mão 3 é do nível 2: 2/4 ante 1")}
+
+
+def test_fixed_blinds_keep_the_old_log_G5() -> None:
+    session = make_session(bots=("station", "station"))
+    _play_hand(session)
+    lines = [plain(line, width=200) for line in hand_log(session, "en")]
+    assert not any("level" in line for line in lines), lines
+
+
+@pytest.mark.asyncio
+async def test_the_game_screen_log_names_the_hands_level_G7() -> None:
+    session = make_session(bots=("station", "station"),
+                           levels=BlindSchedule.ready("turbo", length=2))
+    app = make_app(session, lang="pt-BR")
+    async with app.run_test() as pilot:
+        await settle(pilot, app)
+        assert "A mão 1 é do nível 1: 1/2" in screen_text(app)

@@ -16,8 +16,9 @@ from rich.text import Text
 from feltro.cards import parse_cards
 from feltro.errors import Refusal
 from feltro.i18n import has_key, refusal_words, t
+from feltro.levels import Level
 from feltro.remote.client import Phase, Problem
-from feltro.tui.levelwords import countdown_of, level_text
+from feltro.tui.levelwords import blinds_text, countdown_of, level_text
 from feltro.tui.render import seats_grid
 from feltro.tui.text import cards_text
 
@@ -188,6 +189,10 @@ def log_lines(state: Frame, lang: str) -> list[Text]:
         return []
     button = seat_name(table, hand.get("button"), lang)
     lines = [Text(t("log.hand_start", lang, number=hand["number"], name=button), style="bold")]
+    level = hand.get("level")
+    if level:  # blind levels (G7): the level the hand was dealt at
+        lines.append(Text(t("levels.hand_level", lang, hand=hand["number"], n=level["level"],
+                            blinds=blinds_text(Level(**level["blinds"]), lang)), style="bold"))
     for entry in hand["log"]:
         line = _log_line(table, entry, lang)
         if line is not None:

@@ -20,7 +20,7 @@ __all__ = ["reviewed_hands"]
 def reviewed_hands(series: Series, seat: int | None) -> list[dict[str, Any]]:
     """The finished hands of *series*, oldest first; *seat*: the reader's seat (their own
     hole cards are added as ``hole``), ``None`` for public only."""
-    players = series.config.players
+    players, levels = series.config.players, series.config.levels
     hands: list[dict[str, Any]] = []
     for summary in series.summaries:
         seating = summary.seating
@@ -37,5 +37,7 @@ def reviewed_hands(series: Series, seat: int | None) -> list[dict[str, Any]]:
                        "big_blind": s == seating.big_blind} for s in order],
             "log": HandLog(order, summary.hand.events).entries,
             "hole": hole,
+            **({} if levels is None else {"level": {  # blind levels (G7): the hand's level
+                "level": summary.level, "blinds": levels.level(summary.level).to_dict()}}),
         })
     return hands

@@ -203,6 +203,7 @@ class HandOut(_Out):
     over: bool
     returned: dict[str, int] | None
     net: dict[str, int] | None
+    level: dict[str, Any] | None = None
 
 
 class TimerOut(_Out):

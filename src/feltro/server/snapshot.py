@@ -43,6 +43,9 @@ class HandSnapshot:
     """The showdown in show order: ``(seat, cards)``, cards ``None`` for a muck."""
     turn: int
     """Decisions taken so far in this hand (with :attr:`number`, it names a turn)."""
+    level: Mapping[str, Any] | None = None
+    """The blind level the hand was dealt at (G7): ``{"level": n, "blinds": {"small_blind",
+    "big_blind", "ante"}}``, or ``None`` with fixed blinds."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -89,7 +89,15 @@ def _hand_snapshot(table: LiveTable, series: Series | None) -> HandSnapshot | No
     return HandSnapshot(number=series.hand_number, public=series.hand.public_view(),
                         seating=series.seating, log=tuple(log.entries),
                         last_actions=dict(log.last_actions), shows=tuple(log.shows),
-                        turn=key[1] if key is not None else turn_index(series.hand))
+                        turn=key[1] if key is not None else turn_index(series.hand),
+                        level=_hand_level(series))
+
+
+def _hand_level(series: Series) -> dict[str, Any] | None:
+    """The level the current (or last) hand was dealt at (G7), ``None`` with fixed blinds."""
+    if series.config.levels is None:
+        return None
+    return {"level": series.level, "blinds": series.blinds.to_dict()}
 
 
 def _own_parts(table: LiveTable, series: Series | None,

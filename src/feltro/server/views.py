@@ -181,7 +181,8 @@ def _hand(snap: TableSnapshot, lang: str) -> HandOut | None:
         returned=({str(order[i]): a for i, a in enumerate(result.returned) if a}
                   if result is not None else None),
         net=({str(order[i]): n for i, n in enumerate(result.net)}
-             if result is not None else None))
+             if result is not None else None),
+        **({} if hand.level is None else {"level": dict(hand.level)}))
 
 
 def _pots(hand: HandSnapshot) -> list[PotOut]:

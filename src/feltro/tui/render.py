@@ -21,7 +21,7 @@ from feltro.i18n import t
 from feltro.seating import Seating
 from feltro.series import End, Standing
 from feltro.session import Player, Session
-from feltro.tui.levelwords import level_text
+from feltro.tui.levelwords import blinds_text, level_text
 from feltro.tui.text import (
     LogContext,
     cards_text,
@@ -226,18 +226,31 @@ def hand_log(session: Session, lang: str, viewer: int | None = None) -> list[Tex
            else t("log.empty_seat", lang, seat=button))
     head = Text(t("log.hand_start", lang, number=session.hand_number, name=who),
                 style="bold")
+    level = hand_level_line(session, lang)
     notes: dict[int, list[str]] = {}
     for note in session.notes:
         if note.hand == session.hand_number:
             notes.setdefault(note.event_index, []).append(t(
                 "log.bot_illegal", lang, name=display_name(session.players[note.seat], lang),
                 answer=note.answer, played=note.played))
-    lines = [head, *log_lines(view.events, log_context(session, lang), lang, notes,
-                              board=view.board)]
+    lines = [head, *([] if level is None else [Text(level, style="bold")]),
+             *log_lines(view.events, log_context(session, lang), lang, notes,
+                        board=view.board)]
     if not session.in_hand and session.last_summary is not None and \
             session.last_summary.number == session.hand_number:
         lines += [Text(line, style="bold red") for line in elimination_lines(session, lang)]
     return lines
+
+
+def hand_level_line(session: Session, lang: str) -> str | None:
+    """"Hand 7 is at level 2: 2/4" for the current (or last) hand with blind levels (G7);
+    ``None`` with fixed blinds."""
+    series = session.series
+    if series.config.levels is None or not session.hand_number:
+        return None
+    level = series.level_of(session.hand_number)
+    return t("levels.hand_level", lang, hand=session.hand_number, n=level,
+             blinds=blinds_text(series.config.levels.level(level), lang))
 
 
 def elimination_lines(session: Session, lang: str) -> list[str]:

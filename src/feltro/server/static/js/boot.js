@@ -7,6 +7,7 @@
 import { Link } from "./net.js";
 import { lang, loadLang, preferredLang, t, translatePage } from "./i18n.js";
 import { $, applyPrefs, mountChrome, setupSettings, showNet, stopText, tickTimers } from "./ui.js";
+import { levelText } from "./levels.js";
 
 /** Start a page: display preferences, the reader's language, the header and settings dialog,
  *  the static words. Options:
@@ -42,6 +43,7 @@ export function tickEvery(state, now) {
     const at = now();
     tickTimers(table, at);
     for (const el of document.querySelectorAll("[data-stop]")) el.textContent = stopText(table, at);
+    for (const el of document.querySelectorAll("[data-level]")) el.textContent = levelText(table, at) || "";  // G7 countdown
     const next = $("#next-hand");
     if (next && table.next_hand_at) {
       next.textContent = t("web.hand.next_in", { s: Math.max(0, Math.ceil((table.next_hand_at - at) / 1000)) });

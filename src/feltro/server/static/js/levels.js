@@ -2,14 +2,9 @@
 // the create form's fields. Off by default: fixed blinds are the house rule (G5).
 
 import { t } from "./i18n.js";
-import { h, clock } from "./ui.js";
+import { h, clock, blindsText } from "./ui.js";
 
 const READY = ["standard", "turbo", "slow"];
-
-function blindsText(level) {
-  const text = `${level.small_blind}/${level.big_blind}`;
-  return level.ante ? `${text} ${t("levels.ante", { ante: level.ante })}` : text;
-}
 
 /** "Level 2: 2/4 · next 5/10 in 3:12", or null with fixed blinds. *now*: the server's time (ms). */
 export function levelText(table, now) {

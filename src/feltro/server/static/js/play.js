@@ -137,7 +137,7 @@ function render() {
   app.sawPlay = true;
   if (!$("#game", main)) main.replaceChildren(gameSkeleton());
   const now = app.link.now();
-  $("#hand-info").textContent = handInfo(table);
+  $("#hand-info").replaceChildren(...handInfo(table));
   $("#banner").replaceChildren(...bannerParts(table, you, now));
   $("#seats").replaceChildren(seatList(table, { you: you.seat, skipYou: true, now }));
   $("#middle").replaceChildren(boardView(table), potsView(table));
@@ -181,14 +181,17 @@ function gameSkeleton() {
       } }, h("summary", {}, t("web.review.title")), h("div", { id: "review-slot" }))));
 }
 
+/** Hand number, the blinds or the level (G7: its countdown in a `data-level` span the quarter-
+ *  second tick keeps current) and the street, joined by " · ". */
 function handInfo(table) {
   const parts = [];
   const settings = table.settings;
   if (table.hand) parts.push(t("web.hand.number", { n: table.hand.number }));
-  parts.push(levelText(table, app.link.now())
-    || t("web.hand.blinds", { sb: settings.small_blind, bb: settings.big_blind }));
+  const level = levelText(table, app.link.now());
+  parts.push(level ? h("span", { "data-level": "1" }, level)
+    : t("web.hand.blinds", { sb: settings.small_blind, bb: settings.big_blind }));
   if (table.hand && !table.hand.over) parts.push(t(`web.street.${table.hand.street}`));
-  return parts.join(" · ");
+  return parts.flatMap((part, i) => (i ? [" · ", part] : [part]));
 }
 
 function bannerParts(table, you, now) {

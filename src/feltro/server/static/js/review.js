@@ -5,7 +5,7 @@
 // screen, which holds no token: only what was shown.
 
 import { t } from "./i18n.js";
-import { h, boardView, card, logLine, nameOf } from "./ui.js";
+import { h, boardView, card, handLevelLine, logLine, nameOf } from "./ui.js";
 
 const RESULT_KINDS = new Set(["show", "muck", "returned", "pot", "end"]);
 
@@ -43,7 +43,7 @@ function replayer(tableId, hand, index) {
     boardView(table),
     shows.length ? h("ul", { class: "review-shown" }, shows.map((e) => h("li", {},
       h("strong", {}, nameOf(table, e.seat)), " ", e.cards.map((c) => card(c, { size: "small" }))))) : null,
-    h("ol", { class: "review-log" }, entries.map((e) => logLine(table, e)).filter(Boolean).map((line) => h("li", {}, line))),
+    h("ol", { class: "review-log" }, [handLevelLine(hand), ...entries.map((e) => logLine(table, e))].filter(Boolean).map((line) => h("li", {}, line))),
     h("p", { class: "controls" },
       h("button", { type: "button", id: "review-prev", disabled: at === 0, onclick: () => box.replaceWith(replayer(tableId, hand, at - 1)) }, t("web.review.prev")),
       h("button", { type: "button", id: "review-next", disabled: at === steps.length - 1, onclick: () => box.replaceWith(replayer(tableId, hand, at + 1)) }, t("web.review.next")),

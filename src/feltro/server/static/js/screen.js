@@ -6,7 +6,7 @@ import { boot, connect } from "./boot.js";
 import { tableIdFromPath } from "./net.js";
 import { t } from "./i18n.js";
 import {
-  $, h, actionText, announceLog, boardView, logLine, nameOf,
+  $, h, actionText, announceLog, boardView, handLevelLine, logLine, nameOf,
   potsView, qrImage, seatList, showdownView, standingsView, stopText,
 } from "./ui.js";
 import { levelText } from "./levels.js";
@@ -31,13 +31,15 @@ async function main() {
                  onMessage: (msg) => { if (msg.type === "reaction" && app.state) showReaction(app.state.table, msg); } });
 }
 
-/** The newest thing that happened, in words: an action, a board card, a pot won. */
+/** The newest thing that happened, in words: an action, a board card, a pot won; with blind
+ *  levels (G7), the hand's level until its first action. */
 function lastEvent(table) {
   const hand = table.hand;
   if (!hand) return "";
   for (let i = hand.log.length - 1; i >= 0; i -= 1) {
     const entry = hand.log[i];
     if (entry.kind === "end") continue;
+    if ((entry.kind === "blind" || entry.kind === "ante") && hand.level) return handLevelLine(hand);
     if (entry.kind === "action") return actionText(table, entry);
     const line = logLine(table, entry);
     if (line) return line;
@@ -62,8 +64,9 @@ function render() {
   const hand = table.hand;
   const info = [];
   if (hand) info.push(t("web.hand.number", { n: hand.number }));
-  info.push(levelText(table, now)
-    || t("web.hand.blinds", { sb: table.settings.small_blind, bb: table.settings.big_blind }));
+  const level = levelText(table, now);  // G7: the tick keeps its countdown current
+  info.push(level ? h("span", { "data-level": "1" }, level)
+    : t("web.hand.blinds", { sb: table.settings.small_blind, bb: table.settings.big_blind }));
   if (hand && !hand.over) info.push(t(`web.street.${hand.street}`));
   const banner = [];
   if (table.status === "lobby") {
@@ -86,7 +89,7 @@ function render() {
   const turn = hand && !hand.over && hand.to_act !== null ? t("web.turn.of", { name: nameOf(table, hand.to_act) }) : "";
   const showdown = showdownView(table);
   main.replaceChildren(h("div", { class: "screen" },
-    h("p", { class: "hand-info" }, info.join(" · ")),
+    h("p", { class: "hand-info" }, info.flatMap((part, i) => (i ? [" · ", part] : [part]))),
     h("div", { class: "banner" }, banner),
     h("section", { class: "table-area oval", "aria-label": t("web.tabs.table") },
       seatList(table, { empty: false, now }),

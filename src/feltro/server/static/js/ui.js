@@ -322,12 +322,27 @@ export function logSpeech(table, entry) {
   return logLine(table, entry);
 }
 
+/** A level's forced bets, "5/10" or "5/10 ante 1" (G7). */
+export function blindsText(level) {
+  const text = `${level.small_blind}/${level.big_blind}`;
+  return level.ante ? `${text} ${t("levels.ante", { ante: level.ante })}` : text;
+}
+
+/** "Hand 7 is at level 2: 2/4", the first line of a hand's log with blind levels (G7); null
+ *  with fixed blinds (the hand has no `level`). */
+export function handLevelLine(hand) {
+  if (!hand || !hand.level) return null;
+  return t("levels.hand_level", { hand: hand.number, n: hand.level.level, blinds: blindsText(hand.level.blinds) });
+}
+
 export function logView(table) {
   const hand = table.hand;
+  const level = handLevelLine(hand);
   const lines = hand ? hand.log.map((e) => logLine(table, e)).filter(Boolean) : [];
+  const items = [...(level ? [h("li", { class: "hand-level" }, level)] : []), ...lines.map((line) => h("li", {}, line))];
   return h("section", { class: "log", "aria-labelledby": "log-title" },
     h("h2", { id: "log-title" }, hand ? `${t("web.log.title")} · ${t("web.hand.number", { n: hand.number })}` : t("web.log.title")),
-    lines.length ? h("ol", {}, lines.map((line) => h("li", {}, line))) : h("p", {}, t("web.log.empty")));
+    items.length ? h("ol", {}, items) : h("p", {}, t("web.log.empty")));
 }
 
 // --- showdown ----------------------------------------------------------------------------------
@@ -406,7 +421,8 @@ export function announceLog(heard, table, {
   if (!hand) return;
   if (hand.number !== heard.hand) {
     heard.hand = hand.number;
-    announce(newHand(hand.number));
+    const level = handLevelLine(hand);
+    announce(level ? `${newHand(hand.number)}. ${level}` : newHand(hand.number));
     heard.log = hand.log.filter(skip).length;
   }
   const fresh = hand.log.slice(heard.log);
