@@ -130,12 +130,7 @@ def test_the_standings_count_reentries_G8() -> None:
     session = make_session(bots=("station", "station", "station"), starting_stack=4,
                            seed=SEED, reentry=ReentryRule(times=2, until_minutes=60))
     while not session.is_over and not any(r.out_in_hand for r in session.standings()):
-        session.next_hand(NOW)
-        while session.in_hand:
-            if session.bot_to_act:
-                session.bot_act()
-            else:
-                session.act(1, session.legal().passive)
+        _play_hand(session)
     out = next(r.seat for r in session.standings() if r.out_in_hand)
     session.reenter(out, NOW)
     text = plain(standings_table(session.standings(), session, "en"), width=120)

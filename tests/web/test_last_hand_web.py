@@ -13,6 +13,19 @@ from browserkit import Server, cards_in, shot, wait_until
 from flows import add_bots, host_page, join, seat_players, start_game, table_screen
 
 
+def _calling_to_the_last_hand(page: Any) -> bool:
+    """Check or call when it is the phone's turn; whether the last hand is on the screen."""
+    if page.locator("#last-hand").count():
+        return True
+    button = page.locator("#actions.live button.act.check, #actions.live button.act.call")
+    if button.count():
+        try:
+            button.first.click(timeout=1000)
+        except Exception:  # the turn moved on while clicking
+            return False
+    return False
+
+
 def test_last_hand_visible_before_the_results(chromium: Any, server: Server) -> None:
     table = server.create_table(seats=2, stack=200, max_hands=1)
     host, _frames, _errors = host_page(chromium, server, table)
@@ -25,18 +38,7 @@ def test_last_hand_visible_before_the_results(chromium: Any, server: Server) -> 
     page.wait_for_selector(".hole .card[data-card]")
 
     # Bruno checks and calls to the showdown against a calling station: one hand, the last.
-    def over() -> bool:
-        if page.locator("#last-hand").count():
-            return True
-        button = page.locator("#actions.live button.act.check, #actions.live button.act.call")
-        if button.count():
-            try:
-                button.first.click(timeout=1000)
-            except Exception:  # the turn moved on while clicking
-                return False
-        return False
-
-    wait_until(over, 40, what="the last hand on the phone")
+    wait_until(lambda: _calling_to_the_last_hand(page), 40, what="the last hand on the phone")
     seen = time.monotonic()
     # The cards on the last-hand view are the ones the final state showed (a loser may muck,
     # P8): public only, and all of them.
@@ -105,18 +107,7 @@ def test_last_hand_with_6_seats_on_a_phone(chromium: Any, server: Server) -> Non
     page = bruno.page
     assert page.viewport_size == {"width": 360, "height": 740}
 
-    def over() -> bool:
-        if page.locator("#last-hand").count():
-            return True
-        button = page.locator("#actions.live button.act.check, #actions.live button.act.call")
-        if button.count():
-            try:
-                button.first.click(timeout=1000)
-            except Exception:  # the turn moved on while clicking
-                return False
-        return False
-
-    wait_until(over, 60, what="the last hand on the phone")
+    wait_until(lambda: _calling_to_the_last_hand(page), 60, what="the last hand on the phone")
     final = [f for f in bruno.frames.states() if f["table"]["status"] == "over"][-1]["table"]
     showdown = final["hand"]["showdown"]
     shown = {c for s in showdown for c in (s["cards"] or [])}
