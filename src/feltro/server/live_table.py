@@ -37,7 +37,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any, Final
 
-from feltro.actions import Action, Fold
+from feltro.actions import FOLD, Action
 from feltro.bots import make_bot
 from feltro.errors import IllegalActionError, StoreError
 from feltro.events import Event
@@ -273,16 +273,13 @@ class LiveTable:
             seat = seated.to_act
             assert seat is not None
             assert self.timer.turn_key is not None
-            if due == "forfeit":
-                self.log_public(seated.act(seat, Fold()), withheld=True)
-                self.follow_series(now)
-                return True
             if due == "timeout":
                 hand_no, turn = self.timer.turn_key
                 away = self.lobby.seats[seat].timeouts + 1 >= TIMEOUTS_TO_AWAY
                 self.log("timeout", {"seat": seat, "hand": hand_no, "turn": turn,
                                       "away": away and not self.lobby.seats[seat].away})
-            self.log_public(seated.play_default(seat), timeout=due == "timeout")
+            events = seated.act(seat, FOLD) if due == "forfeit" else seated.play_default(seat)
+            self.log_public(events, timeout=due == "timeout", withheld=due == "forfeit")
         self.follow_series(now)
         return True
 
