@@ -162,7 +162,7 @@ def forged_night(kind: str, hands: int = 3) -> dict[str, Any]:
     import random
 
     from feltro.fairdeal import FairDealer
-    from feltro.fairness import contribution_commitment
+    from feltro.fairness_scheme import contribution_commitment
     from feltro.series import Series, SeriesConfig
 
     rng = random.Random(7)

@@ -22,21 +22,23 @@ from feltro.fairdeal import FairDealer, dealt_cards, sample_night
 from feltro.fairness import (
     Check,
     FairnessFormatError,
-    board_indices,
-    commitment,
-    contribution_commitment,
-    deck_order,
-    deck_seed,
     export_series,
-    fingerprint,
-    genesis,
-    hkdf_sha256,
-    hole_indices,
     prepare_hand,
     proof_order,
     read_export,
     unrevealed,
     verify_hands,
+)
+from feltro.fairness_scheme import (
+    board_indices,
+    commitment,
+    contribution_commitment,
+    deck_order,
+    deck_seed,
+    fingerprint,
+    genesis,
+    hkdf_sha256,
+    hole_indices,
 )
 from feltro.series import Series, SeriesConfig
 

@@ -13,8 +13,8 @@ from typing import Any
 
 import pytest
 
-from feltro.fairness import (
-    card_text,
+from feltro.fairness import card_text, prepare_hand
+from feltro.fairness_scheme import (
     chain_link,
     commitment,
     contribution_commitment,
@@ -26,7 +26,6 @@ from feltro.fairness import (
     message,
     position_commitments,
     position_salts,
-    prepare_hand,
 )
 
 DOC = Path(__file__).resolve().parents[1] / "docs" / "fairness.md"
@@ -117,7 +116,8 @@ def test_a_wrong_vector_is_noticed() -> None:
 
 
 def test_a_client_checks_a_card_it_sees() -> None:
-    from feltro.fairness import card_id, card_matches
+    from feltro.fairness import card_id
+    from feltro.fairness_scheme import card_matches
 
     v = vectors()
     top = card_id(v["deck"].split()[0])
@@ -133,7 +133,7 @@ def roster_vectors() -> dict[str, Any]:
 
 
 def test_the_dealing_position_vectors_match_feltro_D4_D5() -> None:
-    from feltro.fairness import board_indices, hole_indices
+    from feltro.fairness_scheme import board_indices, hole_indices
 
     v = roster_vectors()
     players = v["players"]

@@ -33,22 +33,24 @@ from feltro.cards import Deck
 from feltro.errors import ParseError, SeriesError
 from feltro.events import BoardDealt, HoleCardDealt
 from feltro.fairness import (
-    CONTRIBUTION_MAX,
-    SCHEME,
-    SECRET_SIZE,
     FairnessFormatError,
     HandProof,
-    board_indices,
-    commitment,
-    contribution_commitment,
     export_series,
-    genesis,
     hex_bytes,
-    hole_indices,
-    position_salts,
     prepare_hand,
     proof_order,
     unrevealed,
+)
+from feltro.fairness_scheme import (
+    CONTRIBUTION_MAX,
+    SCHEME,
+    SECRET_SIZE,
+    board_indices,
+    commitment,
+    contribution_commitment,
+    genesis,
+    hole_indices,
+    position_salts,
 )
 from feltro.hand import Hand
 from feltro.history.phh import HandRecord, Verb
@@ -145,9 +147,10 @@ class FairDealer:
         return commitment(self._secrets[hand])
 
     def seal(self, hand: int, seat: int, digest: bytes) -> None:
-        """Take *seat*'s sealed contribution (:func:`~feltro.fairness.contribution_commitment`)
-        for hand *hand*: after :meth:`commit`, before any contribution is revealed. Once a hand
-        has seals, only sealed seats may contribute, each exactly what it sealed.
+        """Take *seat*'s sealed contribution
+        (:func:`~feltro.fairness_scheme.contribution_commitment`) for hand *hand*: after
+        :meth:`commit`, before any contribution is revealed. Once a hand has seals, only sealed
+        seats may contribute, each exactly what it sealed.
 
         :raises SeriesError: if the hand has no commitment, is dealt, or reveals have begun.
         :raises ValueError: for a digest that is not 32 bytes, or a second seal.
@@ -241,7 +244,7 @@ class FairDealer:
 
     @property
     def fingerprint_link(self) -> bytes:
-        """The last chain link (its :func:`~feltro.fairness.fingerprint` is the night's)."""
+        """The last chain link (its :func:`~feltro.fairness_scheme.fingerprint` is the night's)."""
         return self._link
 
     def export(self, *, reveal: bool = True) -> dict[str, Any]:

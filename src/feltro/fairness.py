@@ -16,7 +16,7 @@ in ``static/js/verify.js``).
 ``msg(tag, f1, ...)`` frames ``"feltro-fair/1 " + tag`` and every field, each with a 4-byte
 length; ``docs/fairness.md`` is the specification, with test vectors. This module is pure:
 no randomness of its own (the secret and contributions are inputs), no clock, no I/O. The hash
-construction is :mod:`feltro.fairness_scheme` (re-exported); this module builds each hand's
+construction is :mod:`feltro.fairness_scheme`; this module builds each hand's
 proof on it, verifies proofs and reads and writes the series export. Card ids are feltro's
 (:mod:`feltro.cards`: ``rank * 4 + suit``, ranks 2..A, suits c d h s; ``"As"`` is 51).
 
@@ -36,13 +36,10 @@ from typing import Any
 
 from feltro.cards import CARD_TEXT, exact_card
 from feltro.fairness_scheme import (
-    CONTRIBUTION_MAX,
     DECK_SIZE,
-    FINGERPRINT_ALPHABET,
     SCHEME,
     SECRET_SIZE,
     board_indices,
-    card_matches,
     chain_link,
     commitment,
     contribution_commitment,
@@ -51,55 +48,28 @@ from feltro.fairness_scheme import (
     deck_seed,
     fingerprint,
     genesis,
-    hkdf_sha256,
     hole_indices,
-    message,
     position_commitment,
     position_commitments,
-    position_salt,
     position_salts,
-    stream,
 )
 
 __all__ = [
-    "CONTRIBUTION_MAX",
-    "DECK_SIZE",
     "EXPORT_FORMAT",
-    "FINGERPRINT_ALPHABET",
-    "SCHEME",
-    "SECRET_SIZE",
     "Check",
     "Failure",
     "FairnessFormatError",
     "HandProof",
     "Verdict",
-    "board_indices",
     "card_id",
-    "card_matches",
     "card_text",
-    "chain_link",
-    "commitment",
-    "contribution_commitment",
-    "deal_commitment",
-    "deck_order",
-    "deck_seed",
     "export_series",
-    "fingerprint",
-    "genesis",
     "hex_bytes",
-    "hkdf_sha256",
-    "hole_indices",
-    "message",
-    "position_commitment",
-    "position_commitments",
-    "position_salt",
-    "position_salts",
     "prepare_hand",
     "proof_from_dict",
     "proof_order",
     "proof_to_dict",
     "read_export",
-    "stream",
     "unrevealed",
     "verify_hands",
 ]

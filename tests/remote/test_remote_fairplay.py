@@ -12,8 +12,8 @@ from typing import Any
 
 from test_remote_app import state_facing_a_bet
 
-from feltro.fairness import (
-    card_text,
+from feltro.fairness import card_text
+from feltro.fairness_scheme import (
     chain_link,
     contribution_commitment,
     deal_commitment,
@@ -21,7 +21,7 @@ from feltro.fairness import (
     position_commitments,
     position_salts,
 )
-from feltro.fairness import fingerprint as fingerprint_of
+from feltro.fairness_scheme import fingerprint as fingerprint_of
 from feltro.remote.client import RemoteSeat
 from feltro.remote.fairplay import Contributor, DealChecker, bad_cards, fingerprint
 from feltro.remote.link import parse_link

@@ -25,7 +25,7 @@ from typing import Any
 
 from srvkit import Frame, Harness, Phone, passive, seat_table, wait_legal
 
-from feltro.fairness import contribution_commitment, deck_order, deck_seed, hole_indices
+from feltro.fairness_scheme import contribution_commitment, deck_order, deck_seed, hole_indices
 from feltro.server import fairplay
 from feltro.server.fairplay import hand_secret
 

@@ -12,7 +12,7 @@ import pytest
 from patchedfair import deal_off_positions
 from srvkit import Frame, Harness, Phone, passive, seat_table, wait_legal
 
-from feltro.fairness import hole_indices
+from feltro.fairness_scheme import hole_indices
 from feltro.remote.fairplay import Contributor, DealChecker, bad_cards
 from feltro.server.fairplay import FairPlay
 

@@ -11,15 +11,13 @@ import pytest
 from srvkit import Frame, Harness, Phone, drive, passive, seat_table
 
 from feltro.cli.verify import verify_file
-from feltro.fairness import (
-    card_id,
+from feltro.fairness import card_id, read_export, verify_hands
+from feltro.fairness_scheme import (
     card_matches,
     commitment,
     contribution_commitment,
     deck_order,
     deck_seed,
-    read_export,
-    verify_hands,
 )
 from feltro.server.fairplay import REVEAL_WAIT
 

@@ -16,7 +16,7 @@ import pytest
 from realserver import Frame, LivePhone, ServerProcess
 from remotekit import host_of, seat_phone
 
-from feltro.fairness import contribution_commitment
+from feltro.fairness_scheme import contribution_commitment
 
 pytestmark = pytest.mark.skipif(not hasattr(__import__("os"), "fork"),
                                 reason="POSIX signals")

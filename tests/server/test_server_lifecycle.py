@@ -115,7 +115,7 @@ def _wait(h: Harness, condition: object, rounds: int = 2000) -> None:
 def test_an_archived_table_keeps_its_decks_contributions_and_alarms_D1(tmp_path: Path) -> None:
     """The phones' sealed values are replayed with the archived series (else its decks, its
     export and its hand histories would change), with who was asked and the alarms."""
-    from feltro.fairness import contribution_commitment
+    from feltro.fairness_scheme import contribution_commitment
 
     clock = FakeClock()
     with harness_at(tmp_path / "data", clock=clock, lifecycle=LIFE) as h:

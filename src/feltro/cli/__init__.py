@@ -10,7 +10,7 @@ from __future__ import annotations
 import importlib
 from typing import Any
 
-import typer
+from feltro.cli.apps import command_group
 
 
 def _flags_show_no_value() -> None:
@@ -29,13 +29,7 @@ def _flags_show_no_value() -> None:
 
 _flags_show_no_value()
 
-app = typer.Typer(
-    name="feltro",
-    help="No-Limit Texas Hold'em for home games.",
-    no_args_is_help=True,
-    add_completion=False,
-    rich_markup_mode="rich",
-)
+app = command_group("feltro", "No-Limit Texas Hold'em for home games.")
 
 # One module per command family; each defines ``register(app: typer.Typer) -> None``.
 _COMMAND_MODULES: tuple[str, ...] = (

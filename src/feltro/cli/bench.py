@@ -16,6 +16,8 @@ from typing import Annotated, Any
 
 import typer
 
+from feltro.cli.apps import command_group
+
 __all__ = ["WEIGHTS", "bench_record", "choose", "register", "run_engine"]
 
 WEIGHTS = (10, 60, 20, 10)
@@ -111,6 +113,6 @@ def engine(
 
 def register(app: typer.Typer) -> None:
     """Add the ``bench`` command group to the ``feltro`` app."""
-    bench_app = typer.Typer(help="Measure feltro's speed.", no_args_is_help=True)
+    bench_app = command_group("bench", "Measure feltro's speed.")
     bench_app.command("engine")(engine)
     app.add_typer(bench_app, name="bench")

@@ -17,19 +17,16 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
+from feltro.cli.apps import command_group
 from feltro.cli.language import LANG_HELP, resolve_language
 
 if TYPE_CHECKING:
     from feltro.season import Night, SeasonBook, SeasonError
     from feltro.tui.datadir import SeriesFolder
 
-season_app = typer.Typer(
-    name="season",
-    help="Seasons: a group's series added up across nights (points, wins, knock-outs).",
-    no_args_is_help=False,
-    add_completion=False,
-    rich_markup_mode="rich",
-)
+season_app = command_group(
+    "season", "Seasons: a group's series added up across nights (points, wins, knock-outs).",
+    no_args_is_help=False)
 
 
 def seasons_folder() -> Path:

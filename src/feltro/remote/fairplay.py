@@ -2,7 +2,7 @@
 the phones do it: this terminal's fresh OS randomness for the next hand (sent while the current
 one is played, so nobody waits), and the check of every card it sees — its own and the
 board's — against the position commitments the table published at the deal
-(:func:`feltro.fairness.card_matches`: the server's word is not trusted).
+(:func:`feltro.fairness_scheme.card_matches`: the server's word is not trusted).
 
 Both read only the ``state`` the server sends (``table.fair``, ``you.fair``); a server without
 the verifiable shuffle sends neither, and then nothing here does anything.
@@ -13,16 +13,16 @@ from __future__ import annotations
 import os
 from typing import Any
 
-from feltro.fairness import (
+from feltro.fairness import card_id
+from feltro.fairness_scheme import (
     board_indices,
-    card_id,
     card_matches,
     chain_link,
     contribution_commitment,
     deal_commitment,
     hole_indices,
 )
-from feltro.fairness import fingerprint as fingerprint_of
+from feltro.fairness_scheme import fingerprint as fingerprint_of
 
 __all__ = ["CONTRIBUTE_ID", "Contributor", "DealChecker", "bad_cards", "fingerprint"]
 

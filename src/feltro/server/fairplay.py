@@ -30,20 +30,17 @@ from typing import Any, Final, Literal
 from feltro.cards import Deck
 from feltro.errors import Refusal
 from feltro.fairdeal import FairDealer, dealt_cards, with_fair_fields, with_roster
-from feltro.fairness import (
+from feltro.fairness import HandProof, card_text, export_series, unrevealed
+from feltro.fairness_scheme import (
     CONTRIBUTION_MAX,
     SCHEME,
-    HandProof,
     board_indices,
-    card_text,
     commitment,
     contribution_commitment,
-    export_series,
     fingerprint,
     hole_indices,
     message,
     position_salts,
-    unrevealed,
 )
 from feltro.hand import Hand
 from feltro.history.phh import HandRecord
