@@ -61,7 +61,7 @@ def running(process: P) -> Iterator[P]:
 
 def finish_hand(session: Session) -> None:
     """Play the current hand out: bots decide, people check or call."""
-    while session.in_hand:
+    while session.series.in_hand:
         if session.bot_to_act:
             session.bot_act()
         else:
@@ -72,8 +72,8 @@ def finish_hand(session: Session) -> None:
 
 def play_to(session: Session, number: int) -> None:
     """Play the session to the end of hand *number*, people checking or calling."""
-    while session.hand_number < number or session.in_hand:
-        if not session.in_hand:
+    while session.series.hand_number < number or session.series.in_hand:
+        if not session.series.in_hand:
             assert session.next_hand()
         finish_hand(session)
 
@@ -111,7 +111,7 @@ def patch_full_screen(monkeypatch: pytest.MonkeyPatch, *, start_another: bool,
         apps.append(self)
         session: Session = self.session
         for _ in range(hands):
-            if not session.in_hand and not session.next_hand():
+            if not session.series.in_hand and not session.next_hand():
                 return
             finish_hand(session)
             self.hand_ended(session)

@@ -32,7 +32,7 @@ def test_fixed_limit_exports_alike_on_every_path_and_replays__B10(tmp_path: Path
         hands = 0
         while session.next_hand():
             session.play_bots()
-            number = session.hand_number
+            number = session.series.hand_number
             from_store = store.export_phh(number)
             from_session = session.hand_record()
             assert from_session == from_store

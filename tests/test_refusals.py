@@ -105,7 +105,7 @@ def _session_not_my_turn() -> None:
     players = [Player(s, f"P{s}") for s in range(1, 4)]
     session = Session(MemoryDriver(Series(config, 7)), players)
     assert session.next_hand()
-    to_act = session.to_act
+    to_act = session.series.to_act
     assert to_act is not None
     other = next(s for s in (1, 2, 3) if s != to_act)
     session.act(other, FOLD)

@@ -121,7 +121,7 @@ def test_hand_record_replays_to_the_same_result() -> None:
         summary = session.last_summary
         assert summary is not None
         assert replay(record).finishing_stacks == summary.result.stacks
-        seating = session.seating
+        seating = session.series.seating
         assert seating is not None
         assert record.seats == seating.order
         assert record.players == tuple(f"P{s}" for s in seating.order)
@@ -135,7 +135,7 @@ def test_pots_name_seats_and_standings_follow_the_series() -> None:
     assert session.pots() == []  # the blinds are bets in front of the players, no pot yet
     while session.public_view().street.value == "preflop":
         session.bot_act()
-    assert session.in_hand  # the calling stations see the flop
+    assert session.series.in_hand  # the calling stations see the flop
     view = session.public_view()
     pots = session.pots()
     collected = sum(c - b for c, b in zip(view.committed, view.bets, strict=True))
@@ -168,14 +168,14 @@ def test_resume_from_the_log_continues_the_same_hand(tmp_path: Path) -> None:
 
     store = SeriesStore.open(path)
     resumed = Session(store, players)
-    assert resumed.in_hand
-    assert resumed.hand_number == 1
+    assert resumed.series.in_hand
+    assert resumed.series.hand_number == 1
     finish_hand(resumed)
     while resumed.next_hand():
         finish_hand(resumed)
     store.close()
     assert dict(resumed.series.stacks) == dict(straight.series.stacks)
-    assert resumed.outcome == straight.outcome
+    assert resumed.series.outcome == straight.series.outcome
 
 
 def test_stop_time_ends_before_the_next_hand__G6() -> None:
@@ -186,8 +186,8 @@ def test_stop_time_ends_before_the_next_hand__G6() -> None:
     assert session.next_hand(datetime(2030, 1, 1, 23, 0))
     finish_hand(session)
     assert not session.next_hand(datetime(2030, 1, 1, 23, 30))
-    assert session.outcome is not None
-    assert session.outcome.end.value == "stopped"
+    assert session.series.outcome is not None
+    assert session.series.outcome.end.value == "stopped"
 
 
 def test_bots_are_labelled() -> None:

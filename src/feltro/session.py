@@ -32,12 +32,12 @@ log.
 ...                   [Player(1, "Ana"), Player(2, "Bot Rui", bot="rules")])
 >>> session.next_hand()
 True
->>> while session.in_hand:
+>>> while session.series.in_hand:
 ...     if session.bot_to_act:
 ...         _ = session.bot_act()
 ...     else:
 ...         _ = session.act(1, session.legal().passive)
->>> session.hand_number, sum(session.series.stacks.values())
+>>> session.series.hand_number, sum(session.series.stacks.values())
 (1, 400)
 """
 
@@ -60,7 +60,7 @@ from feltro.history import HandRecord
 from feltro.history.record import seated_record
 from feltro.pots import collected_pots
 from feltro.seating import Seating
-from feltro.series import HandSummary, Outcome, Series, Standing, derive_seed, level_field
+from feltro.series import HandSummary, Series, Standing, derive_seed, level_field
 
 __all__ = [
     "BotAnswer",
@@ -318,43 +318,14 @@ class Session:
 
     @property
     def series(self) -> Series:
-        """The series (read only: change it through the session)."""
+        """The series: read its state here (``to_act``, ``hand_number``, ``in_hand``,
+        ``is_over``, ``outcome``, ``seating``), change it through the session."""
         return self.driver.series
 
     @property
     def humans(self) -> tuple[int, ...]:
         """The seats played by people, in seat order."""
         return tuple(seat for seat, p in self.players.items() if not p.is_bot)
-
-    @property
-    def is_over(self) -> bool:
-        """Whether the series has ended."""
-        return self.series.is_over
-
-    @property
-    def outcome(self) -> Outcome | None:
-        """How the series ended, once it has."""
-        return self.series.outcome
-
-    @property
-    def hand_number(self) -> int:
-        """The current (or last) hand's number; 0 before the first."""
-        return self.series.hand_number
-
-    @property
-    def in_hand(self) -> bool:
-        """Whether a hand is being played."""
-        return self.series.in_hand
-
-    @property
-    def seating(self) -> Seating | None:
-        """Button, blinds and the seat of each position in the current (or last) hand."""
-        return self.series.seating
-
-    @property
-    def to_act(self) -> int | None:
-        """The seat to act, or ``None``."""
-        return self.series.to_act
 
     @property
     def turn_key(self) -> tuple[int, int] | None:
@@ -368,13 +339,13 @@ class Session:
     @property
     def bot_to_act(self) -> bool:
         """Whether a bot is to act now."""
-        seat = self.to_act
+        seat = self.series.to_act
         return seat is not None and self.players[seat].is_bot
 
     @property
     def human_to_act(self) -> int | None:
         """The seat of the person to act now, or ``None``."""
-        seat = self.to_act
+        seat = self.series.to_act
         return seat if seat is not None and not self.players[seat].is_bot else None
 
     @property
@@ -411,7 +382,7 @@ class Session:
         """
         position = self.position_of(seat)
         if position is None:
-            raise ValueError(f"seat {seat} is not in hand {self.hand_number}")
+            raise ValueError(f"seat {seat} is not in hand {self.series.hand_number}")
         return self._hand().view(position)
 
     def public_view(self) -> SeatView:
@@ -501,14 +472,14 @@ class Session:
 
     def bot_turn(self) -> BotTurn | None:
         """The decision the bot to act must make now, frozen; ``None`` when no bot is to act."""
-        seat = self.to_act
+        seat = self.series.to_act
         if seat is None or not self.players[seat].is_bot:
             return None
         hand = self._hand()
         position = self._seating().order.index(seat)
         self._rng.seed(derive_seed(self.series.series_seed,
-                                   f"bot {self.hand_number} {len(hand.events)}"))
-        return BotTurn(seat, (self.hand_number, turn_index(hand)), self._bots[seat],
+                                   f"bot {self.series.hand_number} {len(hand.events)}"))
+        return BotTurn(seat, (self.series.hand_number, turn_index(hand)), self._bots[seat],
                        hand.view(position), hand.legal, len(hand.events))
 
     @staticmethod
@@ -528,7 +499,7 @@ class Session:
     def play_bot(self, turn: BotTurn, answer: BotAnswer) -> tuple[Event, ...] | None:
         """Play *answer* if *turn* is still the decision due; ``None`` (nothing played) when
         the table moved on meanwhile."""
-        if turn.key != self.turn_key or turn.seat != self.to_act:
+        if turn.key != self.turn_key or turn.seat != self.series.to_act:
             return None
         if answer.refused is not None:
             self.notes.append(BotNote(turn.key[0], turn.event_index, turn.seat, answer.refused,
@@ -590,5 +561,5 @@ class Session:
         seating = self._seating()
         config = self.series.config
         return seated_record(self._hand(), seating.order, seating.button, self.series.players,
-                             hand_number=self.hand_number, seat_count=config.seat_count,
-                             **level_field(self.series, self.hand_number), **fields)
+                             hand_number=self.series.hand_number, seat_count=config.seat_count,
+                             **level_field(self.series, self.series.hand_number), **fields)

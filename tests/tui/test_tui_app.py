@@ -59,14 +59,14 @@ async def _next_turn(pilot: Pilot[Any], app: PlayApp, key: str = "c") -> None:
 async def test_whole_hands_by_keys() -> None:
     ended: list[int] = []
     session = make_session()
-    app = make_app(session, on_hand_end=lambda s: ended.append(s.hand_number))
+    app = make_app(session, on_hand_end=lambda s: ended.append(s.series.hand_number))
     async with app.run_test(size=(80, 24)) as pilot:
         hands_seen = set()
         for _ in range(40):
             await _next_turn(pilot, app)
-            if session.is_over or session.hand_number > 3:
+            if session.series.is_over or session.series.hand_number > 3:
                 break
-            hands_seen.add(session.hand_number)
+            hands_seen.add(session.series.hand_number)
             legal = session.legal()
             text = screen_text(app)
             assert "Ana, your turn." in text
@@ -141,7 +141,7 @@ async def test_fold_when_checking_is_free_needs_a_second_press() -> None:
                 break
             await pilot.press("c")
         assert session.legal().can_check
-        hand = session.hand_number
+        hand = session.series.hand_number
         await pilot.press("f")
         assert app.table.mode == "confirm_fold"
         assert "check for free" in screen_text(app)
@@ -150,7 +150,7 @@ async def test_fold_when_checking_is_free_needs_a_second_press() -> None:
         await pilot.press("f", "f")
         await pilot.pause()
         view = session.view(1)
-        assert session.hand_number > hand or view.folded[view.position or 0]
+        assert session.series.hand_number > hand or view.folded[view.position or 0]
 
 
 async def test_a_closed_raise_says_why_citing_the_rule() -> None:
@@ -160,7 +160,7 @@ async def test_a_closed_raise_says_why_citing_the_rule() -> None:
     async with app.run_test() as pilot:
         for _ in range(200):
             await _next_turn(pilot, app)
-            if session.is_over or session.series.stacks[1] == 0:
+            if session.series.is_over or session.series.stacks[1] == 0:
                 pytest.skip("the person busted before facing a closed raise")
             if "raise" in session.legal().refusals:
                 break
@@ -218,15 +218,15 @@ async def test_hot_seat_hides_each_players_cards_behind_a_privacy_screen() -> No
 async def test_a_whole_series_to_the_end() -> None:
     ended: list[int] = []
     session = make_session(bots=("montecarlo",), seed=6, starting_stack=20)
-    app = make_app(session, on_hand_end=lambda s: ended.append(s.hand_number))
+    app = make_app(session, on_hand_end=lambda s: ended.append(s.series.hand_number))
     async with app.run_test() as pilot:
         await play_to_the_end(pilot, app, 300)
-        assert session.is_over
+        assert session.series.is_over
         assert isinstance(app.screen, SeriesOverScreen)
         # Plain words first; the rule is a hint, and ? opens it (G4).
         on_screen(app, "The series is over", "wins the series!",
                   "One player has every chip, after", "? reads rule G4")
-        assert ended == list(range(1, session.hand_number + 1))
+        assert ended == list(range(1, session.series.hand_number + 1))
         await pilot.press("enter")
     assert app.return_code == 0
 
@@ -242,7 +242,7 @@ async def test_stop_time_countdown_and_end__G6() -> None:
         app.table.refresh_all()
         assert "Time is up: last hand" in screen_text(app)
         await call_until(pilot, app, 50)
-        assert session.hand_number == 1  # the hand in progress finished, no new one
+        assert session.series.hand_number == 1  # the hand in progress finished, no new one
         assert "Stopped as agreed" in screen_text(app)
 
 
@@ -259,8 +259,8 @@ async def test_quit_asks_and_can_end_the_series_after_this_hand() -> None:
         await pilot.press("q", "e")
         assert session.series.stop_requested
         await call_until(pilot, app, 50)
-        assert session.hand_number == 1
-        assert session.outcome is not None
+        assert session.series.hand_number == 1
+        assert session.series.outcome is not None
 
 
 async def test_panels_standings_log_help() -> None:

@@ -98,7 +98,7 @@ def test_play_saves_every_hand_and_resumes(data: Path, played: list[PlayApp]) ->
     again = runner.invoke(cli, ["play", "--resume"])
     assert again.exit_code == 0, again.output
     assert played[1].lang == "pt-PT"  # the series' language
-    assert played[1].session.hand_number == 4
+    assert played[1].session.series.hand_number == 4
     assert series.hand_numbers() == [1, 2, 3, 4]
 
     listing = runner.invoke(cli, ["history"])

@@ -129,7 +129,7 @@ def test_the_standings_count_reentries_G8() -> None:
 
     session = make_session(bots=("station", "station", "station"), starting_stack=4,
                            seed=SEED, reentry=ReentryRule(times=2, until_minutes=60))
-    while not session.is_over and not any(r.out_in_hand for r in session.standings()):
+    while not session.series.is_over and not any(r.out_in_hand for r in session.standings()):
         _play_hand(session)
     out = next(r.seat for r in session.standings() if r.out_in_hand)
     session.reenter(out, NOW)
@@ -191,7 +191,7 @@ def test_play_with_late_seats_resumes_with_the_late_player_G9(
 
 def _play_hand(session: Any) -> None:
     session.next_hand(NOW)
-    while session.in_hand:
+    while session.series.in_hand:
         if session.bot_to_act:
             session.bot_act()
         else:
@@ -204,7 +204,7 @@ def test_each_hands_log_opens_with_its_level_G7() -> None:
     seen: dict[int, tuple[str, str]] = {}
     for _ in range(3):
         _play_hand(session)
-        seen[session.hand_number] = (plain(hand_log(session, "en")[1], width=200).strip(),
+        seen[session.series.hand_number] = (plain(hand_log(session, "en")[1], width=200).strip(),
                                      plain(hand_log(session, "pt-BR")[1], width=200).strip())
     assert seen == {1: ("Hand 1 is at level 1: 1/2", "A mão 1 é do nível 1: 1/2"),
                     2: ("Hand 2 is at level 1: 1/2", "A mão 2 é do nível 1: 1/2"),

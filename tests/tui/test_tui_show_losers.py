@@ -43,7 +43,7 @@ async def _showdowns(session: Session, press_v: bool, hands: int) -> list[tuple[
                 mucked = any(isinstance(e, CardsMucked) and e.position == me for e in events)
                 if (shown or mucked) and not won:
                     seen.append((shown, mucked))
-                if session.hand_number >= hands or session.is_over:
+                if session.series.hand_number >= hands or session.series.is_over:
                     break
             await pilot.press("c" if mode == "act" else "enter")
     return seen

@@ -164,12 +164,12 @@ def test_all_in_hands_are_listed_from_the_first_all_in_clockwise__P8() -> None:
     # Three players all-in before the flop: the showdown lists the hands from the first to go
     # all-in (the first to act), then clockwise (seed 004), in the terminal and in the log.
     session = _all_in_session(("Ana", "Rui", "Eva"))
-    seating = session.seating
+    seating = session.series.seating
     assert seating is not None
     first = session.human_to_act
     assert first is not None
     session.act(first, Raise(200))
-    while session.in_hand:
+    while session.series.in_hand:
         seat = session.human_to_act
         assert seat is not None
         session.act(seat, CALL)

@@ -279,7 +279,7 @@ def play(
         app.run()
     finally:
         store.close()
-    if not session.is_over:
+    if not session.series.is_over:
         typer.echo(t("cli.paused", language, id=folder.id, feltro=feltro_command()))
 
 
@@ -399,13 +399,13 @@ def save_hand(folder: SeriesFolder, session: Session) -> None:
     now = datetime.now()
     record = session.hand_record(event="feltro home game", day=now.day, month=now.month,
                                  year=now.year)
-    folder.save_hand(session.hand_number, record)
+    folder.save_hand(session.series.hand_number, record)
 
 
 def _save_missing(folder: SeriesFolder, session: Session) -> None:
     """After a crash between a hand's end and its file: write the last hand if missing."""
-    number = session.hand_number
-    if number and not session.in_hand and not folder.hand_file(number).exists():
+    number = session.series.hand_number
+    if number and not session.series.in_hand and not folder.hand_file(number).exists():
         save_hand(folder, session)
 
 
@@ -516,17 +516,17 @@ def _finish_series(folder: SeriesFolder, lang: str) -> None:
         typer.echo(f"feltro: {exc}", err=True)
         raise typer.Exit(1) from None
     try:
-        if session.is_over:
+        if session.series.is_over:
             typer.echo(t("history.already_over", lang, id=folder.id))
             return
         _save_missing(folder, session)
-        if session.in_hand:
-            while session.in_hand and session.to_act is not None:
-                session.play_default(session.to_act)
+        if session.series.in_hand:
+            while session.series.in_hand and session.series.to_act is not None:
+                session.play_default(session.series.to_act)
             save_hand(folder, session)
         store.request_stop()
         session.next_hand()
-        outcome = session.outcome
+        outcome = session.series.outcome
         names = ", ".join(session.players[s].name for s in outcome.winners) if outcome else ""
         typer.echo(t("history.finished", lang, id=folder.id, names=names))
     finally:

@@ -237,7 +237,7 @@ class LiveTable:
         if (self.problem is not None or self.stalled or seated is None
                 or seated.series.is_over):
             return None
-        seat = seated.to_act
+        seat = seated.series.to_act
         if seat is not None and not self.paused and seat in self.dead_seats():
             return "forfeit"
         state = self.lobby.seats[seat] if seat is not None else None
@@ -250,9 +250,9 @@ class LiveTable:
         """The seats whose hand in progress is dead: they sealed a value for it and withheld
         it (:meth:`FairPlay.withheld <feltro.server.fairplay.FairPlay.withheld>`)."""
         seated = self.seated
-        if self.fairplay is None or seated is None or not seated.in_hand:
+        if self.fairplay is None or seated is None or not seated.series.in_hand:
             return frozenset()
-        return self.fairplay.withheld(seated.hand_number)
+        return self.fairplay.withheld(seated.series.hand_number)
 
     def run_due(self, now: float) -> bool:
         """Do what is due at *now* but a bot's decision (:meth:`bot_turn`): deal, play an away
@@ -270,7 +270,7 @@ class LiveTable:
             self.timer.next_deal_at = None
             self._deal()
         else:
-            seat = seated.to_act
+            seat = seated.series.to_act
             assert seat is not None
             assert self.timer.turn_key is not None
             if due == "timeout":
@@ -352,7 +352,7 @@ class LiveTable:
         """
         self._require_play()
         seated = self._seated()
-        if not seated.in_hand:
+        if not seated.series.in_hand:
             raise ProtocolError(ErrorCode.NO_HAND, "no hand is being played")
         if turn != self.timer.turn_key:
             now_hand, now_turn = self.timer.turn_key or (0, 0)

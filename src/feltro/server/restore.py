@@ -89,9 +89,9 @@ def _reconcile(table: LiveTable) -> None:
     assert table.store is not None
     if table.stop_logged and not seated.series.stop_requested:
         table.store.request_stop()
-    if table.last_timeout is not None and seated.in_hand:
+    if table.last_timeout is not None and seated.series.in_hand:
         seat, hand_no, turn = table.last_timeout
-        if seated.turn_key == (hand_no, turn) and seated.to_act == seat:
+        if seated.turn_key == (hand_no, turn) and seated.series.to_act == seat:
             table.log_public(seated.play_default(seat), timeout=True)
 
 

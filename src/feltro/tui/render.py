@@ -72,8 +72,8 @@ def header_line(session: Session, lang: str, now: datetime) -> Text:
     and the countdown to the stop time (G6)."""
     config = session.series.config
     parts = [t("app.title", lang)]
-    if session.hand_number:
-        parts.append(t("header.hand", lang, number=session.hand_number))
+    if session.series.hand_number:
+        parts.append(t("header.hand", lang, number=session.series.hand_number))
     level = session.series.countdown(now)
     if level is None:
         parts.append(t("header.blinds", lang, small=config.small_blind, big=config.big_blind))
@@ -111,7 +111,7 @@ def seats_grid(lang: str) -> Table:
 def seats_table(session: Session, viewer: int | None, lang: str) -> Table:
     """One row per seat (:func:`seats_grid`)."""
     table = seats_grid(lang)
-    seating = session.seating
+    seating = session.series.seating
     view = _view(session, viewer) if seating is not None else None
     stacks = session.series.stacks
     places = {s.seat: s.place for s in session.standings()}
@@ -167,7 +167,7 @@ def _seat_cards(view: SeatView, position: int, lang: str) -> Text:
 def board_line(session: Session, lang: str) -> Text:
     """The board (with the cards to come as ``··``) and the pots (P1)."""
     line = Text(t("table.board", lang) + " ", style="bold")
-    if session.seating is None:
+    if session.series.seating is None:
         return line
     view = session.public_view()
     line.append_text(cards_text(view.board, slots=5))
@@ -183,10 +183,10 @@ def board_line(session: Session, lang: str) -> Text:
 
 def mine_line(session: Session, viewer: int | None, lang: str) -> Text:
     """The viewer's cards and the name of their hand ("You have: pair of aces")."""
-    if session.seating is None:
+    if session.series.seating is None:
         return Text("")
     if viewer is None:
-        if len(session.humans) > 1 and session.in_hand:
+        if len(session.humans) > 1 and session.series.in_hand:
             return Text(t("table.cards_hidden", lang), style="dim")
         return Text("")
     if session.position_of(viewer) is None:
@@ -207,7 +207,7 @@ def mine_line(session: Session, viewer: int | None, lang: str) -> Text:
 
 def log_context(session: Session, lang: str) -> LogContext:
     """Names by position and the blinds' positions for :func:`~feltro.tui.text.log_lines`."""
-    seating = session.seating
+    seating = session.series.seating
     assert seating is not None
     names = [display_name(session.players[seat], lang) for seat in seating.order]
     sb = seating.small_blind
@@ -217,27 +217,27 @@ def log_context(session: Session, lang: str) -> LogContext:
 
 def hand_log(session: Session, lang: str, viewer: int | None = None) -> list[Text]:
     """The log of the current (or last) hand, as *viewer* may see it."""
-    if session.seating is None:
+    if session.series.seating is None:
         return []
     view = _view(session, viewer)
-    seating = session.seating
+    seating = session.series.seating
     button = seating.button
     who = (display_name(session.players[button], lang) if button in session.players
            else t("log.empty_seat", lang, seat=button))
-    head = Text(t("log.hand_start", lang, number=session.hand_number, name=who),
+    head = Text(t("log.hand_start", lang, number=session.series.hand_number, name=who),
                 style="bold")
     level = hand_level_line(session, lang)
     notes: dict[int, list[str]] = {}
     for note in session.notes:
-        if note.hand == session.hand_number:
+        if note.hand == session.series.hand_number:
             notes.setdefault(note.event_index, []).append(t(
                 "log.bot_illegal", lang, name=display_name(session.players[note.seat], lang),
                 answer=note.answer, played=note.played))
     lines = [head, *([] if level is None else [Text(level, style="bold")]),
              *log_lines(view.events, log_context(session, lang), lang, notes,
                         board=view.board)]
-    if not session.in_hand and session.last_summary is not None and \
-            session.last_summary.number == session.hand_number:
+    if not session.series.in_hand and session.last_summary is not None and \
+            session.last_summary.number == session.series.hand_number:
         lines += [Text(line, style="bold red") for line in elimination_lines(session, lang)]
     return lines
 
@@ -246,10 +246,10 @@ def hand_level_line(session: Session, lang: str) -> str | None:
     """"Hand 7 is at level 2: 2/4" for the current (or last) hand with blind levels (G7);
     ``None`` with fixed blinds."""
     series = session.series
-    if series.config.levels is None or not session.hand_number:
+    if series.config.levels is None or not session.series.hand_number:
         return None
-    level = series.level_of(session.hand_number)
-    return t("levels.hand_level", lang, hand=session.hand_number, n=level,
+    level = series.level_of(session.series.hand_number)
+    return t("levels.hand_level", lang, hand=session.series.hand_number, n=level,
              blinds=blinds_text(series.config.levels.level(level), lang))
 
 
@@ -361,7 +361,7 @@ def standings_table(rows: Sequence[Standing], session: Session, lang: str) -> Ta
         if player.bot is not None:
             name += " · " + t(f"bot.level.{player.bot}", lang) if player.bot in ALL_KINDS \
                 else ""
-        outcome = session.outcome
+        outcome = session.series.outcome
         if outcome is not None and row.seat in outcome.winners:
             status = t("standings.winner", lang)
         elif row.out_in_hand is None:
@@ -376,7 +376,7 @@ def standings_table(rows: Sequence[Standing], session: Session, lang: str) -> Ta
 
 def end_rule(session: Session) -> str | None:
     """The rule that ended the series: G4 (one player has every chip) or G6 (stopped)."""
-    outcome = session.outcome
+    outcome = session.series.outcome
     if outcome is None:
         return None
     return "G4" if outcome.end is End.LAST_PLAYER else "G6"
@@ -384,7 +384,7 @@ def end_rule(session: Session) -> str | None:
 
 def series_over(session: Session, lang: str) -> list[RenderableType]:
     """The end of the series: the winner(s), why it ended (G4 or G6), the standings."""
-    outcome = session.outcome
+    outcome = session.series.outcome
     assert outcome is not None
     names = [display_name(session.players[s], lang) for s in outcome.winners]
     out: list[RenderableType] = [Text(t("series.over_title", lang), style="bold")]

@@ -90,7 +90,7 @@ class TableScreen(Screen[None]):
         """The hand after which a re-entry was offered (G8)."""
         self._cited: tuple[Text | None, str | None] = (None, None)
         """The refusal on screen and the rule it cites (``?`` opens it)."""
-        self._ended_hand = session.hand_number if not session.in_hand else -1
+        self._ended_hand = session.series.hand_number if not session.series.in_hand else -1
         self._bot_timer_pending = False
         self.fast_forward = False
         self.keyboard: int | None = None
@@ -126,15 +126,15 @@ class TableScreen(Screen[None]):
     def advance(self) -> None:
         """Move the game on to the next decision, and show it."""
         session = self.session
-        if session.hand_number and not session.in_hand and \
-                self._ended_hand != session.hand_number:
+        if session.series.hand_number and not session.series.in_hand and \
+                self._ended_hand != session.series.hand_number:
             self._hand_ended()
             return
-        if session.is_over and self.mode != "hand_over":
+        if session.series.is_over and self.mode != "hand_over":
             self._series_over()
             return
-        if not session.in_hand:
-            if session.hand_number == 0 or self.mode in ("start", "next"):
+        if not session.series.in_hand:
+            if session.series.hand_number == 0 or self.mode in ("start", "next"):
                 self._deal()
             return
         if session.bot_to_act:
@@ -191,7 +191,7 @@ class TableScreen(Screen[None]):
 
     def _hand_ended(self) -> None:
         session = self.session
-        self._ended_hand = session.hand_number
+        self._ended_hand = session.series.hand_number
         self.play_app.hand_ended(session)
         self.mode = "hand_over"
         seat = self._reentry_seat()
@@ -235,7 +235,7 @@ class TableScreen(Screen[None]):
 
     def _continue(self) -> None:
         """Enter after a hand: the next hand, or the end of the series."""
-        if self.session.is_over:
+        if self.session.series.is_over:
             self._series_over()
             return
         if self._offer_reentry():  # asked once: Enter again declines
@@ -328,9 +328,9 @@ class TableScreen(Screen[None]):
     def _offer_reentry(self) -> bool:
         """Offer a re-entry to a person who is out (G8), once per hand; whether it did now."""
         seat = self._reentry_seat()
-        if seat is None or self._offered == self.session.hand_number:
+        if seat is None or self._offered == self.session.series.hand_number:
             return False
-        self._offered = self.session.hand_number
+        self._offered = self.session.series.hand_number
         self.message = Text(reentry_offer(self.session, seat, self.lang), style="bold yellow")
         return True
 

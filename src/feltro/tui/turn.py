@@ -107,10 +107,10 @@ def standing_rule(legal: LegalActions) -> str | None:
 
 def status_line(session: Session, mode: str, lang: str) -> Text:
     """Whose turn it is (and what the person to act owes), or how the hand ended."""
-    seat = session.to_act
+    seat = session.series.to_act
     if mode == "hand_over":
-        key = "status.hand_over_last" if session.is_over else "status.hand_over"
-        return Text(t(key, lang, number=session.hand_number), style="bold")
+        key = "status.hand_over_last" if session.series.is_over else "status.hand_over"
+        return Text(t(key, lang, number=session.series.hand_number), style="bold")
     if seat is None:
         return Text("")
     name = render.display_name(session.players[seat], lang)
@@ -133,12 +133,12 @@ def action_lines(session: Session, view: SeatView | None, mode: str, typed: str,
     with their keys, then the quick sizes or the amount being *typed*."""
     if mode == "hand_over":
         lines = render.result_lines(session, lang)
-        hint = "result.continue_over" if session.is_over else "result.continue"
+        hint = "result.continue_over" if session.series.is_over else "result.continue"
         show = ([Text(t("tui.show.key_hint", lang), style="bold")]
                 if courtesy_seat(session) is not None else [])
         return Group(*lines[:3], *show, Text(t(hint, lang), style="bold"))
     if mode not in TURN_MODES:
-        if spectating and session.hand_number:
+        if spectating and session.series.hand_number:
             return Text(t("status.spectating", lang), style="dim")
         return Text("")
     if view is None:
