@@ -32,6 +32,9 @@ COMPUTED = {
     "refusal.": [],
     "log.calls": ["log.calls", "log.calls_all_in"],
     "log.": ["log.bets", "log.bets_all_in", "log.raises", "log.raises_all_in"],
+    "seat.last.calls": ["seat.last.calls", "seat.last.calls_all_in"],
+    "seat.last.": ["seat.last.bets", "seat.last.bets_all_in", "seat.last.raises",
+                   "seat.last.raises_all_in"],
     "bot.level.": [],  # falls back to the bot's kind when a level has no name
     "verify.check.": [],  # the verifier's check names: tests/test_i18n.py lists them
     "levels.ready.": [f"levels.ready.{name}" for name in ("standard", "turbo", "slow")],
@@ -45,8 +48,9 @@ def used_keys() -> tuple[set[str], set[str]]:
     for script in SCRIPTS:
         text = script.read_text("utf-8")
         literal |= set(re.findall(r'"((?:web|act|input|table|log|pot|standings|series|refusal|'
-                                  r'bot|error|bye|rules|levels|entries)\.[A-Za-z0-9_.-]+)"', text))
-        prefixes |= set(re.findall(r"`((?:web|series|refusal|log|bot|error|verify|levels)"
+                                  r'bot|error|bye|rules|levels|entries|seat)'
+                                  r'\.[A-Za-z0-9_.-]+)"', text))
+        prefixes |= set(re.findall(r"`((?:web|series|refusal|log|bot|error|verify|levels|seat)"
                                    r"\.[a-z_.]*)\$\{", text))
     return literal, prefixes
 

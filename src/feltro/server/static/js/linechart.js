@@ -36,11 +36,24 @@ function marker(shape, x, y, size, colour) {
   return s("circle", { cx: x, cy: y, r, fill: colour });
 }
 
-function niceStep(span) {
-  const rough = span / 4;
+function niceStep(span, count = 4) {
+  const rough = span / count;
   const power = 10 ** Math.floor(Math.log10(Math.max(1, rough)));
   for (const m of [1, 2, 5, 10]) if (m * power >= rough) return m * power;
   return 10 * power;
+}
+
+/** The x-axis labels: every step when there are a dozen or fewer, else round steps; the last
+ * one always (a night of 7 hands ends at "7", not at "6"). */
+export function xTicks(lastX) {
+  const step = lastX <= 12 ? 1 : niceStep(lastX, 8);
+  const ticks = [];
+  for (let n = 0; n <= lastX; n += step) ticks.push(n);
+  if (ticks[ticks.length - 1] !== lastX) {
+    if (lastX - ticks[ticks.length - 1] < step / 2) ticks.pop(); // too close to fit both
+    ticks.push(lastX);
+  }
+  return ticks;
 }
 
 /**
@@ -67,8 +80,7 @@ export function lineChart(lines, { id, title, desc, xLabel }) {
     axis.append(s("line", { x1: pad.left, x2: width - pad.right, y1: y(v), y2: y(v), class: "grid" }),
                 s("text", { x: pad.left - 6, y: y(v) + 4, "text-anchor": "end" }, v));
   }
-  const xStep = niceStep(lastX);
-  for (let n = 0; n <= lastX; n += xStep) {
+  for (const n of xTicks(lastX)) {
     axis.append(s("text", { x: x(n), y: height - pad.bottom + 16, "text-anchor": "middle" }, n));
   }
   axis.append(s("text", { x: (pad.left + width - pad.right) / 2, y: height - 4, "text-anchor": "middle" }, xLabel));

@@ -41,7 +41,7 @@ function chipsTable(data) {
   const seats = Object.keys(data.players || {}).sort((a, b) => Number(a) - Number(b));
   return h("details", { class: "box" }, h("summary", {}, t("web.over.chart_table")),
     h("div", { class: "scroll" }, h("table", {},
-      h("thead", {}, h("tr", {}, h("th", { scope: "col" }, t("web.over.hand")), seats.map((seat) => h("th", { scope: "col" }, data.players[seat])))),
+      h("thead", {}, h("tr", {}, h("th", { scope: "col" }, t("web.over.hand")), seats.map((seat) => h("th", { scope: "col", class: "num" }, data.players[seat])))),
       h("tbody", {}, (data.hands || []).map((hand) => h("tr", {},
         h("th", { scope: "row" }, hand.hand),
         seats.map((seat) => h("td", { class: "num" }, (hand.eliminated || []).map(String).includes(seat) ? "0 ✕" : hand.stacks[seat] ?? ""))))))));

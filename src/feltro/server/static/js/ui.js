@@ -136,11 +136,20 @@ export function ordinal(place) {
   return `${place}${suffix}`;
 }
 
-/** What a seat did last this hand, as words ("raises to 6"). */
-export function lastActionText(table, seat) {
+/** What a seat did last this hand, as words without its name ("raises to 6"): the seat box
+ * shows the name just above. */
+export function lastActionText(seat) {
   const last = seat.last_action;
   if (!last) return "";
-  return actionText(table, { ...last, seat: seat.seat });
+  if (last.timeout) return t(last.action === "check" ? "seat.last.timeout_checks" : "seat.last.timeout_folds");
+  if (last.withheld) return t("seat.last.withheld_folds");
+  const allIn = last.all_in ? "_all_in" : "";
+  switch (last.action) {
+    case "fold": return t("seat.last.folds");
+    case "check": return t("seat.last.checks");
+    case "call": return t(`seat.last.calls${allIn}`, { amount: last.chips });
+    default: return t(`seat.last.${last.bet ? "bets" : "raises"}${allIn}`, { amount: last.to });
+  }
 }
 
 /** Where seat *index* of *count* sits around an ellipse, starting at the bottom centre: far
@@ -180,7 +189,7 @@ export function seatList(table, { you = null, skipYou = false, empty = false, no
       : seat.has_cards ? h("span", { class: "seat-cards", "aria-label": t("web.seat.cards"), role: "img" },
                            card(null, { size: "tiny" }), card(null, { size: "tiny" }))
         : null;
-    const last = lastActionText(table, seat);
+    const last = lastActionText(seat);
     items.push(h("li", { class: classes.filter(Boolean).join(" "), style, "data-seat": seat.seat },
       h("div", { class: "seat-head" },
         acting ? h("span", { class: "turn-arrow", "aria-hidden": "true" }, "▶") : null,
@@ -383,7 +392,7 @@ export function standingsView(table, now) {
     rows.length ? h("table", {},
       h("thead", {}, h("tr", {},
         h("th", { scope: "col" }, t("standings.place")), h("th", { scope: "col" }, t("standings.name")),
-        h("th", { scope: "col" }, t("standings.stack")), h("th", { scope: "col" }, ""))),
+        h("th", { scope: "col", class: "num" }, t("standings.stack")), h("th", { scope: "col" }, ""))),
       h("tbody", {}, rows)) : null);
 }
 
