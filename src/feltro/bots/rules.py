@@ -50,6 +50,8 @@ class RulesBot(HoleCardBot):
 
     bluff_rate: float = 0.08
     """How often it bets with nothing when checked to."""
+    semi_bluff_rate: float = 0.3
+    """How often it bets a draw when checked to."""
 
     def play(self, hole: tuple[int, int], view: SeatView, legal: LegalActions) -> Action:
         """A decision by the rules above; always one of *legal*."""
@@ -84,22 +86,37 @@ class RulesBot(HoleCardBot):
         return check_or_fold(legal)
 
     def _postflop(self, hole: tuple[int, int], view: SeatView, legal: LegalActions) -> Action:
+        """By the tier of the made hand (the module docstring); the sizes and the play with
+        nothing are the hooks below, which :class:`~feltro.bots.tag.TagBot` sets its own way."""
         tier = made_hand(hole, view.board)
         pot = max(view.pot, 1)
-        call = legal.call_amount
         if tier >= Made.STRONG:
-            size = pot * 2 // 3 if call == 0 else view.current_bet * 2 + pot // 2
-            return raise_to(legal, view.current_bet + size if call == 0 else size)
-        if call > 0:
+            return raise_to(legal, self._value_bet(view, pot, legal.call_amount))
+        if legal.call_amount > 0:
             return answer_bet(tier, hole, view, legal)
         if tier == Made.TOP_PAIR:
-            return raise_to(legal, pot // 2)
+            return raise_to(legal, self._top_pair_bet(view, pot))
         if tier == Made.WEAK_PAIR:
             return CHECK
         if has_draw(hole, view.board):
-            if self.rng.random() < 0.3:  # a semi-bluff now and then
-                return raise_to(legal, pot // 2)
+            if self.rng.random() < self.semi_bluff_rate:
+                return raise_to(legal, self._draw_bet(view, pot))
             return CHECK
+        return self._with_nothing(view, legal, pot)
+
+    def _value_bet(self, view: SeatView, pot: int, call: int) -> int:
+        """The total a strong hand bets (*call* is 0) or raises to."""
+        size = pot * 2 // 3 if call == 0 else view.current_bet * 2 + pot // 2
+        return view.current_bet + size if call == 0 else size
+
+    def _top_pair_bet(self, view: SeatView, pot: int) -> int:
+        return pot // 2
+
+    def _draw_bet(self, view: SeatView, pot: int) -> int:
+        return pot // 2
+
+    def _with_nothing(self, view: SeatView, legal: LegalActions, pot: int) -> Action:
+        """Checked to with nothing: a bluff now and then."""
         if self.rng.random() < self.bluff_rate:
             return raise_to(legal, pot // 2)
         return CHECK

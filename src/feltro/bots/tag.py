@@ -26,16 +26,8 @@ from typing import Final
 
 from feltro.actions import CHECK, FOLD, Action, Raise
 from feltro.bots import check_or_fold
-from feltro.bots.base import HoleCardBot
-from feltro.bots.reading import (
-    Made,
-    answer_bet,
-    big_blind,
-    chen_score,
-    has_draw,
-    made_hand,
-    raise_to,
-)
+from feltro.bots.reading import big_blind, chen_score, raise_to
+from feltro.bots.rules import RulesBot
 from feltro.events import ActionTaken, Street
 from feltro.hand import LegalActions, SeatView
 
@@ -52,18 +44,15 @@ _CONTINUATION: Final = 0.6
 """How often the preflop raiser bets a flop it missed."""
 
 
-class TagBot(HoleCardBot):
-    """The tight-aggressive rule bot (see the module docstring)."""
+class TagBot(RulesBot):
+    """The tight-aggressive rule bot (see the module docstring): the rules bot's play after
+    the flop with bigger bets, a continuation bet for a bluff, and its own preflop."""
 
     name = "tag"
+    semi_bluff_rate = 0.5
 
-    def play(self, hole: tuple[int, int], view: SeatView, legal: LegalActions) -> Action:
-        """A decision by the rules above; always one of *legal*."""
-        if view.street is Street.PREFLOP:
-            return self._preflop(chen_score(*hole), view, legal)
-        return self._postflop(hole, view, legal)
-
-    def _preflop(self, score: int, view: SeatView, legal: LegalActions) -> Action:
+    def _preflop(self, hole: tuple[int, int], view: SeatView, legal: LegalActions) -> Action:
+        score = chen_score(*hole)
         me = view.position
         assert me is not None
         bb = big_blind(view)
@@ -86,23 +75,17 @@ class TagBot(HoleCardBot):
             return Raise(legal.max_raise_to)
         return legal.passive if score >= _ALL_IN else FOLD
 
-    def _postflop(self, hole: tuple[int, int], view: SeatView, legal: LegalActions) -> Action:
-        tier = made_hand(hole, view.board)
-        pot = max(view.pot, 1)
-        call = legal.call_amount
-        if tier >= Made.STRONG:
-            target = view.current_bet + 3 * pot // 4 if call == 0 else 3 * view.current_bet
-            return raise_to(legal, target)
-        if call > 0:
-            return answer_bet(tier, hole, view, legal)
-        if tier == Made.TOP_PAIR:
-            return raise_to(legal, view.current_bet + 2 * pot // 3)
-        if tier == Made.WEAK_PAIR:
-            return CHECK
-        if has_draw(hole, view.board):
-            if self.rng.random() < 0.5:
-                return raise_to(legal, view.current_bet + pot // 2)
-            return CHECK
+    def _value_bet(self, view: SeatView, pot: int, call: int) -> int:
+        return view.current_bet + 3 * pot // 4 if call == 0 else 3 * view.current_bet
+
+    def _top_pair_bet(self, view: SeatView, pot: int) -> int:
+        return view.current_bet + 2 * pot // 3
+
+    def _draw_bet(self, view: SeatView, pot: int) -> int:
+        return view.current_bet + pot // 2
+
+    def _with_nothing(self, view: SeatView, legal: LegalActions, pot: int) -> Action:
+        """The preflop raiser bets a flop it missed (a continuation bet) now and then."""
         if _raised_last_preflop(view) and view.street is Street.FLOP and \
                 self.rng.random() < _CONTINUATION:
             return raise_to(legal, view.current_bet + 2 * pot // 3)
