@@ -220,7 +220,29 @@ def serious_violations(page: Page) -> list[dict[str, Any]]:
     return [v for v in found if v["impact"] in ("serious", "critical")]
 
 
+STRAY = r"\b(null|undefined|NaN)\b|\[object Object\]"
+
+
+def stray_values(page: Page) -> list[str]:
+    """Text on *page* that is a script's value printed by mistake ("null", "undefined", "NaN",
+    "[object Object]"), with the text around it: words people read never contain them."""
+    found: list[str] = page.evaluate("""(pattern) => {
+      const re = new RegExp(pattern);
+      const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+      const found = [];
+      for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+        if (re.test(node.textContent)) found.push(node.parentElement.outerHTML.slice(0, 200));
+      }
+      return found;
+    }""", STRAY)
+    return found
+
+
 def shot(page: Page, name: str) -> Path:
+    """A full-page screenshot for people to look at, after checking that nothing on the page
+    is a script's value printed by mistake (:func:`stray_values`)."""
+    stray = stray_values(page)
+    assert stray == [], f"{name}: {stray}"
     SHOTS.mkdir(parents=True, exist_ok=True)
     path = SHOTS / f"{name}.png"
     page.screenshot(path=str(path), full_page=True)

@@ -1,6 +1,7 @@
 """Small words the pages get right: a seat box names its player once (its last action reads
-"calls 2", not "Robo calls 2": the name is the box's first line), the results' chart labels its
-hands up to the last one, and the standings' chips heading stands over its numbers."""
+"calls 2", not "Robo calls 2": the name is the box's first line), no page prints a script's
+value ("null") where words belong, the results' chart labels its hands up to the last one, and
+the standings' chips heading stands over its numbers."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ import random
 import re
 from typing import Any
 
-from browserkit import Server, wait_until
+from browserkit import Server, shot, stray_values, wait_until
 from flows import add_bots, host_page, join, play_turn, seat_players, start_game, table_screen
 
 from feltro.i18n import catalogue
@@ -46,6 +47,10 @@ def test_a_seat_box_says_its_last_action_without_the_name(chromium: Any, server:
         return {"Robo", "Rita"} <= names and bool(seen["pt-PT"])
 
     wait_until(boxes_seen, 60, what="the bots' last actions in their seat boxes")
+    shot(screen, "seat-last-action-tv-1280x720")
+    shot(bruno.page, "seat-last-action-phone-pt-PT-360x740")
+    for page in (screen, bruno.page, host):
+        assert stray_values(page) == [], page.url
     for lang, pairs in seen.items():
         pattern = _seat_words(lang)
         for name, last in pairs:
@@ -90,6 +95,9 @@ def test_the_chips_heading_stands_over_its_numbers(chromium: Any, server: Server
         return bool(bruno.page.locator(".results .standings").count())
 
     wait_until(results_shown, 60, what="the results")
+    shot(bruno.page, "results-chips-heading-360x740")
+    for page in (bruno.page, host):
+        assert stray_values(page) == [], page.url
     standings = bruno.page.locator(".results .standings table")
     heading = standings.locator("thead th").nth(2)
     numbers = standings.locator("tbody td:nth-child(3)")

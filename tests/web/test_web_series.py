@@ -11,6 +11,7 @@ from browserkit import (
     Server,
     check_secrecy,
     shot,
+    stray_values,
     wait_until,
 )
 from flows import (
@@ -55,6 +56,8 @@ def test_whole_series_from_three_phones(chromium: Any, server: Server) -> None:
     shot(first, "phone-turn-360x740")
     shot(screen, "table-screen-1280x800")
     shot(host, "host-playing-1280x800")
+    for page in (first, screen, host):  # words only: no "null" a script printed by mistake
+        assert stray_values(page) == [], page.url
 
     # A few quiet hands (calls and checks, the odd raise), then shoves until the end.
     def hands_played() -> int:
@@ -75,6 +78,8 @@ def test_whole_series_from_three_phones(chromium: Any, server: Server) -> None:
     host.wait_for_selector(".results svg.chart")
     shot(phones[0].page, "phone-results-360x740")
     shot(screen, "table-screen-results-1280x800")
+    for page in (phones[0].page, screen, host):
+        assert stray_values(page) == [], page.url
 
     # The results name the winner and every player; the chart marks eliminations.
     outcome = phones[0].frames.states()[-1]["table"]["outcome"]

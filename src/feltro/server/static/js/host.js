@@ -158,7 +158,8 @@ function statusParts(table) {
   if (table.pause_pending) parts.push(h("p", { class: "warn" }, t("web.hand.pause_pending")));
   const stop = stopText(table, app.link.now());
   if (stop) parts.push(h("p", { "data-stop": "1" }, stop));
-  parts.push(alarmsView(table)); // a failed deal check a device reported: all night long
+  const alarms = alarmsView(table); // a failed deal check a device reported: all night long
+  if (alarms) parts.push(alarms);
   return parts;
 }
 

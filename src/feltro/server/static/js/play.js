@@ -211,7 +211,8 @@ function bannerParts(table, you, now) {
   }
   const waiting = you.seat !== null ? waitingText(table, you.seat) : null;
   if (waiting) parts.push(h("p", { "data-waiting": "1" }, waiting));
-  parts.push(alarmsView(table));
+  const alarms = alarmsView(table);
+  if (alarms) parts.push(alarms);
   if (you.away) {
     parts.push(h("p", { class: "warn" }, t("web.act.away"), " ",
       h("button", { type: "button", onclick: () => app.link.send({ type: "back" }) }, t("web.act.come_back"))));
