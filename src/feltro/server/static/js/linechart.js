@@ -36,6 +36,13 @@ function marker(shape, x, y, size, colour) {
   return s("circle", { cx: x, cy: y, r, fill: colour });
 }
 
+/** As wide as the page allows, up to 640: drawn one unit to a pixel on a phone, so that its
+ * words keep their size (12 px) and the whole chart fits without scrolling sideways. */
+function fittingWidth() {
+  const page = document.documentElement.clientWidth || 640;
+  return Math.round(Math.min(640, Math.max(300, page - 48)));
+}
+
 function niceStep(span, count = 4) {
   const rough = span / count;
   const power = 10 ** Math.floor(Math.log10(Math.max(1, rough)));
@@ -43,14 +50,14 @@ function niceStep(span, count = 4) {
   return 10 * power;
 }
 
-/** The x-axis labels: every step when there are a dozen or fewer, else round steps; the last
- * one always (a night of 7 hands ends at "7", not at "6"). */
-export function xTicks(lastX) {
-  const step = lastX <= 12 ? 1 : niceStep(lastX, 8);
+/** The x-axis labels, at most *most* of them: every step when they fit, else round steps; the
+ * last one always (a night of 7 hands ends at "7", not at "6"). */
+export function xTicks(lastX, most = 13) {
+  const step = lastX < most ? 1 : niceStep(lastX, Math.max(1, most - 1));
   const ticks = [];
   for (let n = 0; n <= lastX; n += step) ticks.push(n);
   if (ticks[ticks.length - 1] !== lastX) {
-    if (lastX - ticks[ticks.length - 1] < step / 2) ticks.pop(); // too close to fit both
+    if (ticks.length > 2 && lastX - ticks[ticks.length - 1] < step / 2) ticks.pop(); // too close for both
     ticks.push(lastX);
   }
   return ticks;
@@ -61,8 +68,7 @@ export function xTicks(lastX) {
  * a ✕, the others in their marker), with `id` (its title's and description's ids are
  * `<id>-title` and `<id>-desc`), `title`, `desc` and the `xLabel` under the axis.
  */
-export function lineChart(lines, { id, title, desc, xLabel }) {
-  const width = 640;
+export function lineChart(lines, { id, title, desc, xLabel, width = fittingWidth() }) {
   const height = 320;
   const pad = { left: 48, right: 110, top: 16, bottom: 36 };
   const lastX = Math.max(1, ...lines.flatMap((line) => line.points.map(([n]) => n)));
@@ -80,7 +86,7 @@ export function lineChart(lines, { id, title, desc, xLabel }) {
     axis.append(s("line", { x1: pad.left, x2: width - pad.right, y1: y(v), y2: y(v), class: "grid" }),
                 s("text", { x: pad.left - 6, y: y(v) + 4, "text-anchor": "end" }, v));
   }
-  for (const n of xTicks(lastX)) {
+  for (const n of xTicks(lastX, Math.floor((width - pad.left - pad.right) / 34))) {
     axis.append(s("text", { x: x(n), y: height - pad.bottom + 16, "text-anchor": "middle" }, n));
   }
   axis.append(s("text", { x: (pad.left + width - pad.right) / 2, y: height - 4, "text-anchor": "middle" }, xLabel));
