@@ -221,20 +221,61 @@ def serious_violations(page: Page) -> list[dict[str, Any]]:
 
 
 STRAY = r"\b(null|undefined|NaN)\b|\[object Object\]"
+"""A script's value printed by mistake: words people read never contain these."""
+
+# The text nodes and the read-out attributes of a page whose words match STRAY, each with the
+# element around it (the pattern comes as ``pattern``).
+_FIND_STRAY = """(pattern) => {
+  const re = new RegExp(pattern);
+  const found = [];
+  if (!document.body) return found;
+  const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+  for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+    if (re.test(node.textContent)) found.push(node.parentElement.outerHTML.slice(0, 200));
+  }
+  for (const el of document.body.querySelectorAll("[title], [aria-label], [alt], [placeholder]")) {
+    for (const name of ["title", "aria-label", "alt", "placeholder"]) {
+      const value = el.getAttribute(name);
+      if (value !== null && re.test(value)) {
+        found.push(`${name}="${value}" on ${el.outerHTML.slice(0, 120)}`);
+      }
+    }
+  }
+  return found;
+}"""
+
+# Every page of new_context reports what matches STRAY as the page changes (scans at most every
+# 100 ms), so that a word printed by mistake in any state of any test is seen, not only in the
+# states a test looks at.
+_WATCH_STRAY = f"""(() => {{
+  const find = {_FIND_STRAY};
+  const told = new Set();
+  let due = false;
+  const scan = () => {{
+    due = false;
+    for (const text of find({json.dumps(STRAY)})) {{
+      if (!told.has(text)) {{
+        told.add(text);
+        window.__feltroStray(location.pathname + ": " + text);
+      }}
+    }}
+  }};
+  const start = () => new MutationObserver(() => {{
+    if (!due) {{ due = true; setTimeout(scan, 100); }}
+  }}).observe(document.documentElement, {{ subtree: true, childList: true, characterData: true,
+                                           attributes: true }});
+  if (document.documentElement) start();
+  else document.addEventListener("DOMContentLoaded", start);
+}})()"""
+
+STRAY_SEEN: list[str] = []
+"""What the pages of the test running now printed by mistake; ``conftest.py`` fails a test
+that leaves anything here."""
 
 
 def stray_values(page: Page) -> list[str]:
-    """Text on *page* that is a script's value printed by mistake ("null", "undefined", "NaN",
-    "[object Object]"), with the text around it: words people read never contain them."""
-    found: list[str] = page.evaluate("""(pattern) => {
-      const re = new RegExp(pattern);
-      const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
-      const found = [];
-      for (let node = walker.nextNode(); node; node = walker.nextNode()) {
-        if (re.test(node.textContent)) found.push(node.parentElement.outerHTML.slice(0, 200));
-      }
-      return found;
-    }""", STRAY)
+    """What *page* shows now that matches :data:`STRAY`, with the element around it."""
+    found: list[str] = page.evaluate(_FIND_STRAY, STRAY)
     return found
 
 
@@ -266,6 +307,8 @@ def new_context(browser: Browser, *, phone: bool = True, lang: str = "en",
     context = browser.new_context(locale=lang, **options)
     context.add_init_script(f"if (!localStorage.getItem('feltro.lang')) "
                             f"localStorage.setItem('feltro.lang', {json.dumps(lang)})")
+    context.expose_binding("__feltroStray", lambda _source, text: STRAY_SEEN.append(text))
+    context.add_init_script(_WATCH_STRAY)
     return context
 
 
@@ -274,6 +317,7 @@ __all__ = [
     "CHROMIUM_FLAGS",
     "LAPTOP",
     "PHONE",
+    "STRAY_SEEN",
     "Frames",
     "Server",
     "cards_in",
@@ -284,5 +328,6 @@ __all__ = [
     "record_frames",
     "serious_violations",
     "shot",
+    "stray_values",
     "wait_until",
 ]

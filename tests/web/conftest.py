@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from browserkit import CHROMIUM, CHROMIUM_FLAGS, Server, missing
+from browserkit import CHROMIUM, CHROMIUM_FLAGS, STRAY_SEEN, Server, missing
 
 from playkit import running
 
@@ -29,6 +29,17 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     for item in items:
         if "tests/web/" in str(item.fspath).replace(os.sep, "/"):
             item.add_marker(skip)
+
+
+@pytest.fixture(autouse=True)
+def no_stray_values() -> Iterator[None]:
+    """No page of the test ever shows a script's value printed by mistake ("null"...,
+    ``browserkit.STRAY``), in whatever state the test takes it through."""
+    STRAY_SEEN.clear()
+    yield
+    seen = list(dict.fromkeys(STRAY_SEEN))
+    STRAY_SEEN.clear()
+    assert seen == [], f"words a page printed by mistake: {seen}"
 
 
 @pytest.fixture

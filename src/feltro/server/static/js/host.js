@@ -6,8 +6,8 @@ import { boot, connect } from "./boot.js";
 import { fragmentToken, tableIdFromPath, tokens } from "./net.js";
 import { t } from "./i18n.js";
 import {
-  $, h, boardView, errorText, logView, potsView, seatList,
-  botLabel, ordinal, qrImage, standingsView, stopText, toast,
+  $, boardView, botLabel, errorText, fill, h, logView, ordinal, potsView, qrImage, seatList,
+  standingsView, stopText, toast,
 } from "./ui.js";
 import { resultsView } from "./results.js";
 import { levelText } from "./levels.js";
@@ -33,7 +33,7 @@ async function main() {
   if (fromLink) tokens.set("host", app.tableId, fromLink);
   const token = fromLink || tokens.get("host", app.tableId);
   if (!token) {
-    $("#main").replaceChildren(h("p", { class: "panel warn" }, t("web.host.missing_token")));
+    fill($("#main"), h("p", { class: "panel warn" }, t("web.host.missing_token")));
     return;
   }
   connect(app, { role: "host", token, onState: render, onMessage });
@@ -72,27 +72,27 @@ function render() {
   }
   app.sawPlay = table.status !== "lobby";
   if (!app.built) {
-    $("#main").replaceChildren(skeleton(you));
+    fill($("#main"), skeleton(you));
     app.built = true;
   }
   const now = app.link.now();
-  $("#host-status").replaceChildren(...statusParts(table));
-  $("#controls").replaceChildren(...controls(table));
-  $("#requests").replaceChildren(...requestParts(you));
-  $("#seat-admin").replaceChildren(seatAdmin(table));
+  fill($("#host-status"), ...statusParts(table));
+  fill($("#controls"), ...controls(table));
+  fill($("#requests"), ...requestParts(you));
+  fill($("#seat-admin"), seatAdmin(table));
   $("#bot-box").hidden = table.status !== "lobby";
   for (const el of document.querySelectorAll(".share .invite-only")) el.hidden = table.status !== "lobby";
   const kinds = $("#bot-kind");
   if (kinds && kinds.options.length !== (you.bots || []).length) {
-    kinds.replaceChildren(...(you.bots || []).map((kind) => h("option", { value: kind }, botLevel(kind))));
+    fill(kinds, ...(you.bots || []).map((kind) => h("option", { value: kind }, botLevel(kind))));
     if ((you.bots || []).includes(DEFAULT_BOT)) kinds.value = DEFAULT_BOT;
   }
   renderPlayToo(table);
-  $("#overview").replaceChildren(
+  fill($("#overview"),
     h("div", { class: "middle" }, boardView(table), potsView(table)),
     seatList(table, { now }));
-  $("#host-log").replaceChildren(logView(table));
-  $("#host-standings").replaceChildren(standingsView(table, now));
+  fill($("#host-log"), logView(table));
+  fill($("#host-standings"), standingsView(table, now));
 }
 
 function skeleton() {
@@ -280,13 +280,13 @@ function renderPlayToo(table) {
   const seatToken = tokens.get("seat", app.tableId);
   if (seatToken) {
     if (!$("#open-seat", body)) {
-      body.replaceChildren(h("p", {}, h("a", { id: "open-seat", class: "button primary", target: "_blank", rel: "noopener",
+      fill(body, h("p", {}, h("a", { id: "open-seat", class: "button primary", target: "_blank", rel: "noopener",
         href: `/play/${encodeURIComponent(app.tableId)}#${encodeURIComponent(seatToken)}` }, t("web.host.open_seat"))));
     }
     return;
   }
   if (table.status !== "lobby") {
-    body.replaceChildren();
+    fill(body);
     $("#play-too").hidden = true;
     return;
   }
@@ -299,7 +299,7 @@ function renderPlayToo(table) {
     event.preventDefault();
     if (name.value.trim()) send({ type: "join", name: name.value.trim() });
   });
-  body.replaceChildren(form);
+  fill(body, form);
 }
 
 main();

@@ -3,7 +3,7 @@
 import { boot } from "./boot.js";
 import { tokens } from "./net.js";
 import { t } from "./i18n.js";
-import { $, h, toast } from "./ui.js";
+import { $, fill, h, toast } from "./ui.js";
 import { levelFields } from "./levels.js";
 import { reentryFields } from "./entries.js";
 
@@ -76,7 +76,7 @@ function render() {
   });
   const list = h("section", { class: "panel", "aria-labelledby": "tables-title" },
     h("h2", { id: "tables-title" }, t("web.index.tables")), h("div", { id: "tables" }, h("p", { class: "quiet" }, "…")));
-  $("#main").replaceChildren(h("div", { class: "index-grid" }, form, list));
+  fill($("#main"), h("div", { class: "index-grid" }, form, list));
   list.append(h("p", {}, h("a", { href: "/seasons", id: "seasons-link" }, t("season.web.open"))));
   fetch("/api/tables").then((r) => r.json()).then((tables) => {
     const rows = tables.map((table) => {
@@ -89,8 +89,8 @@ function render() {
           : table.status === "lobby" ? h("a", { href: `/join/${id}` }, t("web.index.open_join")) : null, " ",
         h("a", { href: `/table/${id}` }, t("web.index.open_table")));
     });
-    $("#tables").replaceChildren(rows.length ? h("ul", { class: "tables" }, rows) : h("p", { class: "quiet" }, t("web.index.no_tables")));
-  }).catch(() => $("#tables").replaceChildren());
+    fill($("#tables"), rows.length ? h("ul", { class: "tables" }, rows) : h("p", { class: "quiet" }, t("web.index.no_tables")));
+  }).catch(() => fill($("#tables")));
 }
 
 // --- the time bank (issue 23): shown and set on the form, 0 turns it off -----------------------

@@ -3,7 +3,7 @@
 import { boot, connect } from "./boot.js";
 import { tableIdFromPath, tokens } from "./net.js";
 import { t } from "./i18n.js";
-import { $, h, botLabel, errorText, toast } from "./ui.js";
+import { $, botLabel, errorText, fill, h, toast } from "./ui.js";
 import { lateSeatsOpen } from "./entries.js";
 
 const app = { tableId: tableIdFromPath(), link: null, state: null, asked: false };
@@ -46,14 +46,14 @@ function render(full) {
     s.bot ? h("span", { class: "tag bot" }, botLabel(s.bot)) : null)));
   const existing = $("#join-form");
   if (table.status !== "lobby" && !lateSeatsOpen(table)) {
-    $("#main").replaceChildren(h("section", { class: "panel" },
+    fill($("#main"), h("section", { class: "panel" },
       h("p", {}, t("web.join.started")),
       h("p", {}, h("a", { class: "button", href: `/table/${encodeURIComponent(app.tableId)}` }, t("web.join.watch"))),
       h("h2", {}, t("web.join.seated")), list));
     return;
   }
   if (existing && !full) {
-    $("#seated").replaceChildren(list);
+    fill($("#seated"), list);
     fillSeats($("#seat-select"), table);
     return;
   }
@@ -78,14 +78,14 @@ function render(full) {
       toast(t("web.net.offline"), { urgent: true });
     }
   });
-  $("#main").replaceChildren(form, h("section", { class: "panel" },
+  fill($("#main"), form, h("section", { class: "panel" },
     h("h2", {}, t("web.join.seated")), h("div", { id: "seated" }, list)));
   name.focus();
 }
 
 function fillSeats(select, table) {
   const chosen = select.value;
-  select.replaceChildren(h("option", { value: "" }, t("web.join.any_seat")),
+  fill(select, h("option", { value: "" }, t("web.join.any_seat")),
     ...table.seats.filter((s) => !s.occupied).map((s) => h("option", { value: s.seat, selected: String(s.seat) === chosen },
       t("web.seat.number", { n: s.seat }))));
 }

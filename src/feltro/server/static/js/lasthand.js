@@ -6,7 +6,7 @@
 // only: the cards of the state's last hand that were shown at its showdown.
 
 import { t, lang } from "./i18n.js";
-import { h, boardView, seatList, showdownView } from "./ui.js";
+import { boardView, fill, h, seatList, showdownView } from "./ui.js";
 
 const MIN_HOLD_MS = 6000;
 const SHOWDOWN_EXTRA = 0.5; // as the server's pause between hands (server/turn_clock.py)
@@ -66,7 +66,7 @@ function show(app, table, main, results, mode) {
   app.resultsFor = `${mode}|${lang()}`;
   if (mode === "hand") {
     const counting = night.timer !== null && Date.now() < night.until;
-    main.replaceChildren(lastHandView(table, {
+    fill(main, lastHandView(table, {
       onResults: () => show(app, table, main, results, "results"),
       leftMs: counting ? night.until - Date.now() : null,
     }));
@@ -83,5 +83,5 @@ function show(app, table, main, results, mode) {
     if (winner) winner.after(again);
     else view.prepend(again);
   }
-  main.replaceChildren(view);
+  fill(main, view);
 }

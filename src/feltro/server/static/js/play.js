@@ -4,9 +4,9 @@ import { boot, connect } from "./boot.js";
 import { fragmentToken, tableIdFromPath, tokens, newId } from "./net.js";
 import { t } from "./i18n.js";
 import {
-  $, h, announce, announceLog, boardView, card, cardsText, errorText, logView,
-  potsView, refusalWords, seatList, seatOf, showNet, showdownView,
-  standingsView, stopText, timerBar, toast, nameOf,
+  $, announce, announceLog, boardView, card, cardsText, errorText, fill, h, logView, nameOf,
+  potsView, refusalWords, seatList, seatOf, showdownView, showNet, standingsView, stopText,
+  timerBar, toast,
 } from "./ui.js";
 import { resultsView } from "./results.js";
 import { levelText } from "./levels.js";
@@ -62,7 +62,7 @@ async function main() {
         // A revoked seat keeps its link on the device: the host may undo the removal.
         if (detail === "bad_token") tokens.remove("seat", app.tableId);
         app.gone = true;
-        $("#main").replaceChildren(seatGoneView(app.tableId));
+        fill($("#main"), seatGoneView(app.tableId));
         return;
       }
       renderActions(true);
@@ -126,7 +126,7 @@ function render() {
   const main = $("#main");
   main.dataset.status = table.status;
   if (you.role === "pending" || (you.role === "player" && you.seat === null)) {
-    main.replaceChildren(pendingView(you));
+    fill(main, pendingView(you));
     return;
   }
   if (table.status === "over") {
@@ -135,19 +135,19 @@ function render() {
   }
   app.resultsFor = null;
   app.sawPlay = true;
-  if (!$("#game", main)) main.replaceChildren(gameSkeleton());
+  if (!$("#game", main)) fill(main, gameSkeleton());
   const now = app.link.now();
-  $("#hand-info").replaceChildren(...handInfo(table));
-  $("#banner").replaceChildren(...bannerParts(table, you, now));
-  $("#seats").replaceChildren(seatList(table, { you: you.seat, skipYou: true, now }));
-  $("#middle").replaceChildren(boardView(table), potsView(table));
-  $("#me").replaceChildren(...meParts(table, you, now), ...showMine(you));
+  fill($("#hand-info"), ...handInfo(table));
+  fill($("#banner"), ...bannerParts(table, you, now));
+  fill($("#seats"), seatList(table, { you: you.seat, skipYou: true, now }));
+  fill($("#middle"), boardView(table), potsView(table));
+  fill($("#me"), ...meParts(table, you, now), ...showMine(you));
   renderActions(false);
   $("#reactions-bar").hidden = table.settings.reactions === false || table.status === "lobby";
   const showdown = showdownView(table);
-  $("#showdown").replaceChildren(...(showdown ? [showdown] : []));
-  $("#log").replaceChildren(logView(table));
-  $("#standings").replaceChildren(standingsView(table, now));
+  fill($("#showdown"), ...(showdown ? [showdown] : []));
+  fill($("#log"), logView(table));
+  fill($("#standings"), standingsView(table, now));
   speak(table, you);
   syncShowLosers(app, you, table.status !== "lobby" && you.hole !== undefined);
 }
@@ -177,7 +177,7 @@ function gameSkeleton() {
         h("summary", {}, t("web.tabs.standings")), h("div", { id: "standings" })),
       // The earlier hands, loaded each time the box is opened (issue 23).
       h("details", { id: "review-box", class: "box", ontoggle: (event) => {
-        if (event.target.open) $("#review-slot").replaceChildren(reviewView(app.tableId, { token: app.token }));
+        if (event.target.open) fill($("#review-slot"), reviewView(app.tableId, { token: app.token }));
       } }, h("summary", {}, t("web.review.title")), h("div", { id: "review-slot" }))));
 }
 
@@ -301,7 +301,7 @@ function renderActions(force) {
     app.pending = null;
     const you = app.state?.you;
     const canStep = app.state && app.state.table.status === "playing" && you && !you.away && you.seat;
-    panel.replaceChildren(canStep ? h("p", { class: "quiet" },
+    fill(panel, canStep ? h("p", { class: "quiet" },
       h("button", { type: "button", class: "small", onclick: () => app.link.send({ type: "away" }) }, t("web.act.step_away"))) : "");
     panel.classList.remove("live");
     return;
@@ -404,7 +404,7 @@ function renderActions(force) {
     parts.push(h("ul", { class: "refusals" }, refusals.map((refusal) => h("li", {}, refusalWords(refusal)))));
   }
   if (app.pending) parts.push(h("p", { class: "quiet" }, t("web.act.sent")));
-  panel.replaceChildren(...parts);
+  fill(panel, ...parts);
   if (newTurn && !app.pending) {
     announce(t("web.announce.turn", {
       options: legal.check ? t("web.announce.options_check") : t("web.announce.options_call", { n: legal.call }),

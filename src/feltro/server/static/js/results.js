@@ -4,7 +4,7 @@
 import { lang, t } from "./i18n.js";
 import { lineChart } from "./linechart.js";
 import { ruleLink } from "./rulelinks.js";
-import { h, ordinal, standingsView } from "./ui.js";
+import { fill, h, ordinal, standingsView } from "./ui.js";
 import { verifySeries } from "./verify.js";
 import { alarmsView, computedFingerprint } from "./fairclient.js";
 import { reviewView } from "./review.js";
@@ -126,11 +126,11 @@ export function resultsView(table, { seat = null, token = null, tableId }) {
   const names = outcome.names.join(", ");
   const chart = h("figure", { class: "chart-box" }, h("p", { class: "quiet" }, "…"));
   fetch(`/api/tables/${encodeURIComponent(tableId)}/chips`).then((r) => r.json()).then((data) => {
-    chart.replaceChildren(chipsChart(data), h("figcaption", {}, t("web.over.chart_desc")),
+    fill(chart, chipsChart(data), h("figcaption", {}, t("web.over.chart_desc")),
       ...(table.eliminations.length ? [h("ul", { class: "eliminations" }, table.eliminations.map((e) =>
         h("li", {}, `${ordinal(e.place)} ${t("web.over.eliminated", { name: e.name, n: e.hand })}`)))] : []));
     chart.after(chipsTable(data));
-  }).catch(() => chart.replaceChildren());
+  }).catch(() => fill(chart));
   const status = h("p", { class: "warn", role: "status" });
   return h("section", { class: "results panel", "aria-labelledby": "results-title" },
     h("h2", { id: "results-title" }, t("series.over_title")),

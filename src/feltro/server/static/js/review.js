@@ -5,7 +5,7 @@
 // screen, which holds no token: only what was shown.
 
 import { t } from "./i18n.js";
-import { h, boardView, card, handLevelLine, logLine, nameOf } from "./ui.js";
+import { boardView, card, fill, h, handLevelLine, logLine, nameOf } from "./ui.js";
 
 const RESULT_KINDS = new Set(["show", "muck", "returned", "pot", "end"]);
 
@@ -62,14 +62,14 @@ export function reviewView(tableId, { token = null } = {}) {
     method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(token ? { token } : {}),
   }).then((r) => r.json()).then((data) => {
     const hands = data.hands || [];
-    const open = (hand, step = 0) => slot.replaceChildren(replayer(tableId, hand, step));
-    list.replaceChildren(hands.length ? h("ol", { class: "hands" }, hands.map((hand) => h("li", {},
+    const open = (hand, step = 0) => fill(slot, replayer(tableId, hand, step));
+    fill(list, hands.length ? h("ol", { class: "hands" }, hands.map((hand) => h("li", {},
       h("button", { type: "button", class: "small", "data-hand": hand.number, onclick: () => open(hand) },
         t("web.hand.number", { n: hand.number })))))
       : h("p", { class: "quiet" }, t("web.review.empty")));
     const named = location.hash.startsWith("#hand-") ? Number(location.hash.slice("#hand-".length)) : null;
     const wanted = named && hands.find((hand) => hand.number === named);
     if (wanted) open(wanted, reviewSteps(wanted.log).length - 1);
-  }).catch(() => list.replaceChildren());
+  }).catch(() => fill(list));
   return section;
 }

@@ -6,8 +6,8 @@ import { boot, connect } from "./boot.js";
 import { tableIdFromPath } from "./net.js";
 import { t } from "./i18n.js";
 import {
-  $, h, actionText, announceLog, boardView, handLevelLine, logLine, nameOf,
-  potsView, qrImage, seatList, showdownView, standingsView, stopText,
+  $, actionText, announceLog, boardView, fill, h, handLevelLine, logLine, nameOf, potsView,
+  qrImage, seatList, showdownView, standingsView, stopText,
 } from "./ui.js";
 import { levelText } from "./levels.js";
 import { waitingText } from "./entries.js";
@@ -88,7 +88,7 @@ function render() {
   const last = lastEvent(table);
   const turn = hand && !hand.over && hand.to_act !== null ? t("web.turn.of", { name: nameOf(table, hand.to_act) }) : "";
   const showdown = showdownView(table);
-  main.replaceChildren(h("div", { class: "screen" },
+  fill(main, h("div", { class: "screen" },
     h("p", { class: "hand-info" }, info.flatMap((part, i) => (i ? [" · ", part] : [part]))),
     h("div", { class: "banner" }, banner),
     h("section", { class: "table-area oval", "aria-label": t("web.tabs.table") },
@@ -111,15 +111,15 @@ function reviewBox(table) {
   if (!app.review) {
     // A share link (`#hand-<n>`) opens the box on its hand, also while the series is played.
     const box = h("details", { class: "box", id: "review-box", open: location.hash.startsWith("#hand-"), ontoggle: () => {
-      if (box.open) box.querySelector(".review-slot").replaceChildren(reviewView(app.tableId));
+      if (box.open) fill(box.querySelector(".review-slot"), reviewView(app.tableId));
     } }, h("summary", {}, t("web.review.title")), h("div", { class: "review-slot" }));
-    if (box.open) box.querySelector(".review-slot").replaceChildren(reviewView(app.tableId));
+    if (box.open) fill(box.querySelector(".review-slot"), reviewView(app.tableId));
     app.review = { hands: table.hands_played, box };
   }
   const review = app.review;
   if (review.hands !== table.hands_played) {
     review.hands = table.hands_played;
-    if (review.box.open) review.box.querySelector(".review-slot").replaceChildren(reviewView(app.tableId));
+    if (review.box.open) fill(review.box.querySelector(".review-slot"), reviewView(app.tableId));
   }
   return review.box;
 }

@@ -7,7 +7,7 @@ import { boot } from "./boot.js";
 import { lang, t } from "./i18n.js";
 import { tokens } from "./net.js";
 import { lineChart } from "./linechart.js";
-import { $, h, ordinal, toast } from "./ui.js";
+import { $, fill, h, ordinal, toast } from "./ui.js";
 
 const slug = location.pathname.startsWith("/season/")
   ? decodeURIComponent(location.pathname.split("/")[2] || "") : null;
@@ -43,7 +43,7 @@ async function api(path, body = null) {
 function showList() {
   $("#title").textContent = t("season.seasons");
   const list = h("div", { id: "seasons" }, h("p", { class: "quiet" }, "…"));
-  $("#main").replaceChildren(h("div", { class: "index-grid" },
+  fill($("#main"), h("div", { class: "index-grid" },
     h("section", { class: "panel", "aria-labelledby": "seasons-title" },
       h("h2", { id: "seasons-title" }, t("season.seasons")),
       h("p", {}, t("season.web.intro")), list),
@@ -53,8 +53,8 @@ function showList() {
       h("a", { href: `/season/${encodeURIComponent(one.slug)}` }, h("strong", {}, one.name)), " · ",
       t("season.web.list_line", { series: one.series, players: one.players }),
       one.leaders.length ? [" · ", t("season.web.leader", { names: one.leaders.join(", ") })] : null));
-    list.replaceChildren(rows.length ? h("ul", { class: "tables" }, rows) : h("p", { class: "quiet" }, t("season.web.none")));
-  }).catch((error) => list.replaceChildren(h("p", { class: "warn" }, error.message)));
+    fill(list, rows.length ? h("ul", { class: "tables" }, rows) : h("p", { class: "quiet" }, t("season.web.none")));
+  }).catch((error) => fill(list, h("p", { class: "warn" }, error.message)));
 }
 
 function field(id, label, input, hint) {
@@ -100,18 +100,18 @@ let season = null;
 async function showSeason() {
   $("#title").textContent = season ? t("season.title", { name: season.name }) : t("season.seasons");
   if (!season) {
-    $("#main").replaceChildren(h("p", { class: "quiet" }, "…"));
+    fill($("#main"), h("p", { class: "quiet" }, "…"));
     try {
       season = await api(`/api/seasons/${encodeURIComponent(slug)}`);
     } catch (error) {
-      $("#main").replaceChildren(h("p", { class: "warn", id: "season-problem" }, error.message),
+      fill($("#main"), h("p", { class: "warn", id: "season-problem" }, error.message),
         h("p", {}, h("a", { href: "/seasons" }, t("season.web.back"))));
       return;
     }
     $("#title").textContent = t("season.title", { name: season.name });
   }
   const reentries = season.standings.some((line) => line.reentries !== null);
-  $("#main").replaceChildren(
+  fill($("#main"),
     h("section", { class: "panel", "aria-labelledby": "standings-title" },
       h("h2", { id: "standings-title" }, t("season.web.standings")),
       standingsTable(reentries),
@@ -194,7 +194,7 @@ function addTables() {
     .then((r) => (r.ok ? r.json() : null)).catch(() => null))).then((tables) => {
     const rows = tables.filter(Boolean).sort((a, b) => (a.created_at < b.created_at ? -1 : 1))
       .map((table) => tableRow(table, known.get(table.table_id), status));
-    list.replaceChildren(rows.length ? h("ul", { class: "tables" }, rows) : h("p", { class: "quiet" }, t("season.web.no_tables")));
+    fill(list, rows.length ? h("ul", { class: "tables" }, rows) : h("p", { class: "quiet" }, t("season.web.no_tables")));
   });
   return h("section", { class: "panel", "aria-labelledby": "add-title" },
     h("h2", { id: "add-title" }, t("season.web.add_title")),

@@ -21,11 +21,20 @@ export function h(tag, attrs = {}, ...children) {
       el.setAttribute(name, value === true ? "" : String(value));
     }
   }
-  for (const child of children.flat(Infinity)) {
-    if (child === null || child === undefined || child === false) continue;
-    el.append(child instanceof Node ? child : document.createTextNode(String(child)));
-  }
+  el.append(...nodes(children));
   return el;
+}
+
+/** `fill(el, ...children)`: *el*'s children replaced by *children*, taken as h() takes them. */
+export function fill(el, ...children) {
+  el.replaceChildren(...nodes(children));
+  return el;
+}
+
+// h()'s and fill()'s children: arrays flattened; null, undefined, false left out (not "null").
+function nodes(children) {
+  return children.flat(Infinity).filter((c) => c !== null && c !== undefined && c !== false)
+    .map((c) => (c instanceof Node ? c : document.createTextNode(String(c))));
 }
 
 export const $ = (selector, root = document) => root.querySelector(selector);
