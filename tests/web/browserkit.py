@@ -249,6 +249,7 @@ _FIND_STRAY = """(pattern) => {
 # states a test looks at.
 _WATCH_STRAY = f"""(() => {{
   const find = {_FIND_STRAY};
+  const READ_OUT = ["title", "aria-label", "alt", "placeholder"];
   const told = new Set();
   let due = false;
   const scan = () => {{
@@ -263,14 +264,14 @@ _WATCH_STRAY = f"""(() => {{
   const start = () => new MutationObserver(() => {{
     if (!due) {{ due = true; setTimeout(scan, 100); }}
   }}).observe(document.documentElement, {{ subtree: true, childList: true, characterData: true,
-                                           attributes: true }});
+                                           attributeFilter: READ_OUT }});
   if (document.documentElement) start();
   else document.addEventListener("DOMContentLoaded", start);
 }})()"""
 
 STRAY_SEEN: list[str] = []
-"""What the pages of the test running now printed by mistake; ``conftest.py`` fails a test
-that leaves anything here."""
+"""What the pages of the test running now printed by mistake, and their uncaught script errors;
+``conftest.py`` fails a test that leaves anything here."""
 
 
 def stray_values(page: Page) -> list[str]:
@@ -305,10 +306,14 @@ def new_context(browser: Browser, *, phone: bool = True, lang: str = "en",
     options: dict[str, Any] = dict(PHONE if phone else LAPTOP)
     options.update(extra)
     context = browser.new_context(locale=lang, **options)
-    context.add_init_script(f"if (!localStorage.getItem('feltro.lang')) "
-                            f"localStorage.setItem('feltro.lang', {json.dumps(lang)})")
+    # (about:blank, where every new tab starts, has no localStorage)
+    context.add_init_script(f"try {{ if (!localStorage.getItem('feltro.lang')) "
+                            f"localStorage.setItem('feltro.lang', {json.dumps(lang)}) }} "
+                            f"catch {{}}")
     context.expose_binding("__feltroStray", lambda _source, text: STRAY_SEEN.append(text))
     context.add_init_script(_WATCH_STRAY)
+    context.on("page", lambda page: page.on(
+        "pageerror", lambda error: STRAY_SEEN.append(f"{page.url}: uncaught {error}")))
     return context
 
 

@@ -34,12 +34,13 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
 @pytest.fixture(autouse=True)
 def no_stray_values() -> Iterator[None]:
     """No page of the test ever shows a script's value printed by mistake ("null"...,
-    ``browserkit.STRAY``), in whatever state the test takes it through."""
+    ``browserkit.STRAY``) or throws an error its script does not catch, in whatever state the
+    test takes it through."""
     STRAY_SEEN.clear()
     yield
     seen = list(dict.fromkeys(STRAY_SEEN))
     STRAY_SEEN.clear()
-    assert seen == [], f"words a page printed by mistake: {seen}"
+    assert seen == [], f"what the pages got wrong: {seen}"
 
 
 @pytest.fixture
