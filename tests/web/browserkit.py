@@ -274,6 +274,16 @@ STRAY_SEEN: list[str] = []
 ``conftest.py`` fails a test that leaves anything here."""
 
 
+def _watch_errors(page: Page) -> None:
+    """Note every error *page*'s scripts throw and do not catch (on feltro's pages: a tab's
+    ``about:blank``, before it opens one, runs the tests' own start-up scripts only)."""
+    def thrown(error: Any) -> None:
+        if not page.url.startswith("about:"):
+            STRAY_SEEN.append(f"{page.url}: uncaught {error}")
+
+    page.on("pageerror", thrown)
+
+
 def stray_values(page: Page) -> list[str]:
     """What *page* shows now that matches :data:`STRAY`, with the element around it."""
     found: list[str] = page.evaluate(_FIND_STRAY, STRAY)
@@ -312,8 +322,7 @@ def new_context(browser: Browser, *, phone: bool = True, lang: str = "en",
                             f"catch {{}}")
     context.expose_binding("__feltroStray", lambda _source, text: STRAY_SEEN.append(text))
     context.add_init_script(_WATCH_STRAY)
-    context.on("page", lambda page: page.on(
-        "pageerror", lambda error: STRAY_SEEN.append(f"{page.url}: uncaught {error}")))
+    context.on("page", _watch_errors)
     return context
 
 
