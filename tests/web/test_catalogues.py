@@ -16,6 +16,8 @@ from feltro.i18n import LANGUAGES, catalogue, has_key
 
 STATIC = Path(__file__).resolve().parents[2] / "src" / "feltro" / "server" / "static"
 SCRIPTS = sorted((STATIC / "js").glob("*.js"))
+ACTION_KEYS = ("folds", "checks", "calls", "calls_all_in", "bets", "bets_all_in", "raises",
+               "raises_all_in", "timeout.folds", "timeout.checks", "withheld.folds")
 # Keys built at run time from a prefix and a value the server sends (a rank, a status, a code...).
 COMPUTED = {
     "web.rank.": [f"web.rank.{r}" for r in "23456789TJQKA"],
@@ -30,11 +32,9 @@ COMPUTED = {
     # Every error code and every refusal: tests/test_i18n.py checks that each has its words.
     "error.": [],
     "refusal.": [],
-    "log.calls": ["log.calls", "log.calls_all_in"],
-    "log.": ["log.bets", "log.bets_all_in", "log.raises", "log.raises_all_in"],
-    "seat.last.calls": ["seat.last.calls", "seat.last.calls_all_in"],
-    "seat.last.": ["seat.last.bets", "seat.last.bets_all_in", "seat.last.raises",
-                   "seat.last.raises_all_in"],
+    # An action in words (ui.actionWords): the log's keys, and a seat box's laid out alike.
+    "log.": [f"log.{key}" for key in ACTION_KEYS],
+    "seat.last.": [f"seat.last.{key}" for key in ACTION_KEYS],
     "bot.level.": [],  # falls back to the bot's kind when a level has no name
     "verify.check.": [],  # the verifier's check names: tests/test_i18n.py lists them
     "levels.ready.": [f"levels.ready.{name}" for name in ("standard", "turbo", "slow")],

@@ -158,8 +158,7 @@ function statusParts(table) {
   if (table.pause_pending) parts.push(h("p", { class: "warn" }, t("web.hand.pause_pending")));
   const stop = stopText(table, app.link.now());
   if (stop) parts.push(h("p", { "data-stop": "1" }, stop));
-  const alarms = alarmsView(table); // a failed deal check a device reported: all night long
-  if (alarms) parts.push(alarms);
+  parts.push(alarmsView(table)); // a failed deal check a device reported: all night long
   return parts;
 }
 

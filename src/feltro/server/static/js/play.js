@@ -144,8 +144,7 @@ function render() {
   fill($("#me"), ...meParts(table, you, now), ...showMine(you));
   renderActions(false);
   $("#reactions-bar").hidden = table.settings.reactions === false || table.status === "lobby";
-  const showdown = showdownView(table);
-  fill($("#showdown"), ...(showdown ? [showdown] : []));
+  fill($("#showdown"), showdownView(table));
   fill($("#log"), logView(table));
   fill($("#standings"), standingsView(table, now));
   speak(table, you);
@@ -211,8 +210,7 @@ function bannerParts(table, you, now) {
   }
   const waiting = you.seat !== null ? waitingText(table, you.seat) : null;
   if (waiting) parts.push(h("p", { "data-waiting": "1" }, waiting));
-  const alarms = alarmsView(table);
-  if (alarms) parts.push(alarms);
+  parts.push(alarmsView(table));
   if (you.away) {
     parts.push(h("p", { class: "warn" }, t("web.act.away"), " ",
       h("button", { type: "button", onclick: () => app.link.send({ type: "back" }) }, t("web.act.come_back"))));

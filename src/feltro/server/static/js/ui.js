@@ -149,16 +149,7 @@ export function ordinal(place) {
  * shows the name just above. */
 export function lastActionText(seat) {
   const last = seat.last_action;
-  if (!last) return "";
-  if (last.timeout) return t(last.action === "check" ? "seat.last.timeout_checks" : "seat.last.timeout_folds");
-  if (last.withheld) return t("seat.last.withheld_folds");
-  const allIn = last.all_in ? "_all_in" : "";
-  switch (last.action) {
-    case "fold": return t("seat.last.folds");
-    case "check": return t("seat.last.checks");
-    case "call": return t(`seat.last.calls${allIn}`, { amount: last.chips });
-    default: return t(`seat.last.${last.bet ? "bets" : "raises"}${allIn}`, { amount: last.to });
-  }
+  return last ? actionWords(last, (key, amount) => t(`seat.last.${key}`, { amount })) : "";
 }
 
 /** Where seat *index* of *count* sits around an ellipse, starting at the bottom centre: far
@@ -298,17 +289,23 @@ export function potsView(table) {
 
 // --- log ---------------------------------------------------------------------------------------
 
-/** An action (a log entry or a seat's last action) in words. */
+/** An action of the log in words, with the player's name ("Ana raises to 6"). */
 export function actionText(table, entry) {
   const name = nameOf(table, entry.seat);
+  return actionWords(entry, (key, amount) => t(`log.${key}`, { name, amount }));
+}
+
+// An action as `say(key, amount)` words it: one key per kind of action (the log's, with the
+// player's name, and a seat box's, without, are laid out alike).
+function actionWords(entry, say) {
   const allIn = entry.all_in ? "_all_in" : "";
-  if (entry.timeout) return entry.action === "check" ? t("log.timeout.checks", { name }) : t("log.timeout.folds", { name });
-  if (entry.withheld) return t("log.withheld.folds", { name });
+  if (entry.timeout) return say(entry.action === "check" ? "timeout.checks" : "timeout.folds");
+  if (entry.withheld) return say("withheld.folds");
   switch (entry.action) {
-    case "fold": return t("log.folds", { name });
-    case "check": return t("log.checks", { name });
-    case "call": return t(`log.calls${allIn}`, { name, amount: entry.chips });
-    default: return t(`log.${entry.bet ? "bets" : "raises"}${allIn}`, { name, amount: entry.to });
+    case "fold": return say("folds");
+    case "check": return say("checks");
+    case "call": return say(`calls${allIn}`, entry.chips);
+    default: return say(`${entry.bet ? "bets" : "raises"}${allIn}`, entry.to);
   }
 }
 
